@@ -1,0 +1,186 @@
+"""One pattern for every interactive figure in the book.
+
+An interactive figure is a subclass of :class:`InteractiveFigure` that writes
+three things:
+
+``controls()``
+    the ipywidgets controls, a dict ``{parameter name: widget}``;
+``setup(fig)``
+    creates the axes and the artists once;
+``update(**params)``
+    calls a pure, tested compute function of the topic's module and moves
+    the artists (``set_data``, ``set_height`` ...), never re-plotting.
+
+The base class turns that into
+
+* :meth:`~InteractiveFigure.live` — the control panel for a running kernel:
+  each slider move calls ``update`` and swaps the PNG of an ``Image`` widget
+  (no ipympl needed, works in JupyterLab, Colab and Binder);
+* :meth:`~InteractiveFigure.scrub` — the kernel-free counterpart for the
+  website: the same ``update`` run over a range of one parameter and saved as
+  a scrubbable animation (matplotlib's ``to_jshtml``), which responds to the
+  reader with no kernel and no network;
+* :meth:`~InteractiveFigure.time_updates` — the benchmark the tests run:
+  milliseconds per ``update`` plus redraw.
+
+In a chapter the live cell carries the tag ``remove-output`` (a widget needs
+a kernel) and the scrub cell the tag ``remove-input``; see the preface,
+"How a chapter is built".
+"""
+
+from __future__ import annotations
+
+import io
+from abc import ABC, abstractmethod
+import re
+import time
+
+import numpy as np
+from matplotlib.animation import FuncAnimation
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+__all__ = ["InteractiveFigure", "strip_cdn_links"]
+
+_CDN_LINK = re.compile(r"<link[^>]+href=[\"']https?://[^\"']+[\"'][^>]*>\s*", re.IGNORECASE)
+
+
+def strip_cdn_links(html: str) -> str:
+    """Remove ``<link href="http...">`` tags, e.g. the CDN stylesheet of ``to_jshtml``.
+
+    The book's theme already ships the icon font the animation controls use,
+    so the page needs nothing from another host.
+
+    Examples
+    --------
+    >>> strip_cdn_links('<link rel="stylesheet" href="https://cdn.example/fa.css">\\n<div>x</div>')
+    '<div>x</div>'
+    """
+    return _CDN_LINK.sub("", html)
+
+
+class InteractiveFigure(ABC):
+    """Base class of the book's interactive figures (see the module docstring).
+
+    Parameters
+    ----------
+    figsize : tuple of float
+        Figure size in inches.
+    dpi : int
+        Resolution of the live PNG and of the animation frames; modest, so
+        a page with an animation stays small.
+
+    Examples
+    --------
+    >>> import ipywidgets as w
+    >>> import numpy as np
+    >>> class Sine(InteractiveFigure):
+    ...     def controls(self):
+    ...         return {"freq": w.FloatSlider(value=1.0, min=0.5, max=3.0, step=0.5)}
+    ...     def setup(self, fig):
+    ...         ax = fig.add_subplot()
+    ...         self.x = np.linspace(0, 1, 200)
+    ...         (self.line,) = ax.plot(self.x, np.sin(self.x))
+    ...         ax.set(xlim=(0, 1), ylim=(-1.1, 1.1), xlabel="t (s)", ylabel="signal")
+    ...     def update(self, freq):
+    ...         self.line.set_ydata(np.sin(2 * np.pi * freq * self.x))
+    >>> figure = Sine()
+    >>> figure.render(freq=2.0)[:4] == b"\\x89PNG"
+    True
+    >>> "<script" in figure.scrub("freq", [0.5, 1.0]).data
+    True
+    >>> bool(figure.time_updates("freq", [1.0, 2.0]).max() < 1000)
+    True
+    """
+
+    figsize: tuple[float, float] = (7.0, 3.6)
+    dpi: int = 80
+
+    def __init__(self, *, figsize=None, dpi=None):
+        if figsize is not None:
+            self.figsize = tuple(figsize)
+        if dpi is not None:
+            self.dpi = int(dpi)
+        # A bare Figure (not pyplot) so the inline backend never shows it twice.
+        self.fig = Figure(figsize=self.figsize, dpi=self.dpi, facecolor="white",
+                          layout="constrained")
+        FigureCanvasAgg(self.fig)
+        self._controls = self.controls()
+        self.setup(self.fig)
+        self.update(**self.defaults())
+
+    # -- what a subclass writes -------------------------------------------
+    @abstractmethod
+    def controls(self) -> dict:
+        """The controls, ``{parameter name: ipywidgets widget}``."""
+
+    @abstractmethod
+    def setup(self, fig) -> None:
+        """Create the axes and artists on ``fig`` once."""
+
+    @abstractmethod
+    def update(self, **params) -> None:
+        """Move the artists to show ``params`` (compute in a pure function)."""
+
+    # -- what the base class gives ----------------------------------------
+    def defaults(self) -> dict:
+        """The controls' current values."""
+        return {name: control.value for name, control in self._controls.items()}
+
+    def _draw(self, **params) -> None:
+        self.update(**{**self.defaults(), **params})
+        self.fig.canvas.draw()
+
+    def render(self, **params) -> bytes:
+        """PNG bytes of the figure at ``params`` (others at their defaults)."""
+        self._draw(**params)
+        buffer = io.BytesIO()
+        self.fig.savefig(buffer, format="png", dpi=self.dpi)
+        return buffer.getvalue()
+
+    def live(self):
+        """An ipywidgets panel: the controls above the figure, redrawn on every change."""
+        import ipywidgets as widgets
+
+        image = widgets.Image(value=self.render(), format="png")
+
+        def on_change(_change):
+            image.value = self.render(**self.defaults())
+
+        for control in self._controls.values():
+            control.observe(on_change, names="value")
+        return widgets.VBox([widgets.HBox(list(self._controls.values())), image])
+
+    def scrub(self, name: str, values, *, interval: int = 200, **params):
+        """A kernel-free animation of the figure as ``name`` runs over ``values``.
+
+        The other parameters take ``params`` or their defaults. Returns an
+        ``IPython.display.HTML`` object to leave as a cell's last expression.
+        """
+        from IPython.display import HTML
+
+        if name not in self._controls:
+            raise ValueError(f"name must be one of {sorted(self._controls)}, got name={name!r}.")
+        values = list(values)
+        if not values:
+            raise ValueError("values must hold at least one value of the parameter to scrub.")
+        fixed = {**self.defaults(), **params}
+
+        def frame(i):
+            self.update(**{**fixed, name: values[i]})
+            return []
+
+        animation = FuncAnimation(self.fig, frame, frames=len(values), interval=interval,
+                                  blit=False)
+        html = animation.to_jshtml(default_mode="once")
+        self.update(**fixed)
+        return HTML(strip_cdn_links(html))
+
+    def time_updates(self, name: str, values) -> np.ndarray:
+        """Milliseconds taken by ``update`` plus a full redraw, for each value of ``name``."""
+        timings = []
+        for value in values:
+            start = time.perf_counter()
+            self._draw(**{name: value})
+            timings.append(1000.0 * (time.perf_counter() - start))
+        return np.asarray(timings)

@@ -1,0 +1,147 @@
+"""The project's commands: one file, plain Python, so it runs on Linux, macOS and Windows.
+
+    python scripts/tasks.py book    # build the website into _build/html
+    python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
+    python scripts/tasks.py lab     # JupyterLab on the chapters, live widgets
+    python scripts/tasks.py lock    # regenerate requirements.txt from requirements.in
+
+Each command first creates (or reuses) the virtual environment ``.venv`` from
+``requirements.txt`` and installs ``mlcore`` into it in editable mode. The
+environment is rebuilt only when ``requirements.txt`` or ``pyproject.toml``
+changes (their hash is stored in ``.venv/requirements.sha256``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+BUILD = ROOT / "_build"
+STAMP = VENV / "requirements.sha256"
+
+
+def _venv_python() -> Path:
+    sub = "Scripts/python.exe" if os.name == "nt" else "bin/python"
+    return VENV / sub
+
+
+def _run(*args: str | Path, env: dict | None = None) -> None:
+    print("+", " ".join(str(a) for a in args), flush=True)
+    completed = subprocess.run([str(a) for a in args], cwd=ROOT, env=env)
+    if completed.returncode:
+        sys.exit(completed.returncode)
+
+
+def _requirements_hash() -> str:
+    digest = hashlib.sha256()
+    for name in ("requirements.txt", "pyproject.toml"):
+        digest.update((ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_venv() -> Path:
+    """Create or reuse .venv with the pinned requirements and an editable mlcore."""
+    python = _venv_python()
+    wanted = _requirements_hash()
+    if python.exists() and STAMP.exists() and STAMP.read_text().strip() == wanted:
+        return python
+    if not python.exists():
+        print(f"Creating the virtual environment {VENV} ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    _run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "-r", ROOT / "requirements.txt")
+    _run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "--no-deps", "-e", ROOT)
+    STAMP.write_text(wanted)
+    return python
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    # Quiet, deterministic runs: no progress bars or parallel pools in logs and
+    # the built site (mlcore reads MLCORE_QUIET), one BLAS thread per process
+    # so that parallel notebooks do not oversubscribe the cores.
+    env.setdefault("MLCORE_QUIET", "1")
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    env.setdefault("OMP_NUM_THREADS", "1")
+    env.setdefault("MPLBACKEND", "Agg")
+    env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+    return env
+
+
+def build_book(python: Path, *, fresh: bool = False) -> Path:
+    """Execute every notebook (cached) and write the HTML site; fail on any warning."""
+    if fresh and BUILD.exists():
+        shutil.rmtree(BUILD)
+    start = time.perf_counter()
+    # --all: an incremental Sphinx build does not recopy edited static files.
+    _run(python, "-m", "jupyter_book", "build", ROOT, "--path-output", ROOT,
+         "--warningiserror", "--keep-going", "--all", env=_env())
+    index = BUILD / "html" / "index.html"
+    print(f"\nBuilt the site in {time.perf_counter() - start:.0f} s: open {index}")
+    return index
+
+
+def cmd_book(argv: list[str]) -> None:
+    build_book(ensure_venv(), fresh="--fresh" in argv)
+
+
+def cmd_test(argv: list[str]) -> None:
+    python = ensure_venv()
+    start = time.perf_counter()
+    build_book(python)
+    # One pytest run so that its closing line counts everything: unit tests,
+    # doctests of mlcore, every chapter notebook under nbval, the site tests.
+    # --dist loadscope keeps each notebook in one worker (nbval's cells are
+    # one scope), as the ipywidgets/nbval notes require.
+    workers = os.environ.get("TEST_WORKERS", "2")
+    _run(python, "-m", "pytest", "tests", "mlcore", "chapters",
+         "--doctest-modules", "--nbval-lax", "--nbval-current-env",
+         "-n", workers, "--dist", "loadscope", "-q", "-rs", "--durations=15",
+         *argv, env=_env())
+    print(f"Test command finished in {time.perf_counter() - start:.0f} s")
+
+
+def cmd_lab(argv: list[str]) -> None:
+    python = ensure_venv()
+    _run(python, "-m", "jupyterlab", "--notebook-dir", ROOT / "chapters", *argv)
+
+
+def cmd_lock(argv: list[str]) -> None:
+    """Resolve requirements.in in a scratch environment and write the exact pins."""
+    scratch = BUILD / "lock-venv"
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    venv.EnvBuilder(with_pip=True).create(scratch)
+    sub = "Scripts/python.exe" if os.name == "nt" else "bin/python"
+    python = scratch / sub
+    _run(python, "-m", "pip", "install", "--quiet", "-r", ROOT / "requirements.in")
+    frozen = subprocess.run([str(python), "-m", "pip", "freeze", "--exclude-editable"],
+                            capture_output=True, text=True, check=True).stdout
+    header = ("# Generated by `python scripts/tasks.py lock` from requirements.in;"
+              " do not edit by hand.\n")
+    (ROOT / "requirements.txt").write_text(header + frozen)
+    shutil.rmtree(scratch)
+    print("Wrote requirements.txt")
+
+
+COMMANDS = {"book": cmd_book, "test": cmd_test, "lab": cmd_lab, "lock": cmd_lock}
+
+
+def main() -> None:
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print(__doc__)
+        sys.exit(f"usage: python scripts/tasks.py {{{','.join(COMMANDS)}}} [args]")
+    COMMANDS[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""The repository's own rules: clean notebooks, a complete table of contents, exact pins."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_notebooks_are_committed_clean_and_in_sync():
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "sync_notebooks.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _toc_files(node):
+    if isinstance(node, dict):
+        if "file" in node:
+            yield node["file"]
+        for value in node.values():
+            yield from _toc_files(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _toc_files(item)
+
+
+def test_every_chapter_is_in_the_toc_and_exists():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    listed = {toc["root"], *_toc_files(toc)}
+    for entry in listed:
+        assert any((ROOT / f"{entry}{ext}").exists() for ext in (".md", ".ipynb")), (
+            f"_toc.yml lists {entry}, which does not exist")
+    chapters = {f"chapters/{p.stem}" for p in (ROOT / "chapters").glob("*")
+                if p.suffix in (".md", ".ipynb")}
+    assert chapters <= listed, f"pages missing from _toc.yml: {sorted(chapters - listed)}"
+
+
+def test_requirements_are_exact_pins():
+    lines = [line.strip() for line in (ROOT / "requirements.txt").read_text().splitlines()]
+    loose = [line for line in lines if line and not line.startswith("#")
+             and not re.fullmatch(r"[A-Za-z0-9_.\-\[\],]+==[A-Za-z0-9_.+\-]+", line)]
+    assert not loose, f"requirements.txt must pin exact versions; loose lines: {loose}"
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    command = "python scripts/tasks.py test"
+    assert command in readme, "README.md must give the test command"
+    assert command.replace("python ", "") in ci, ".ci/run must call the README's test command"

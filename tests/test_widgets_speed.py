@@ -1,0 +1,54 @@
+"""Benchmark of every interactive figure: one slider move must redraw fast.
+
+Every ``InteractiveFigure`` subclass defined in ``mlcore`` declares
+``benchmark = (parameter, values)``; this test finds them all, times
+``update`` plus a full redraw over those values, prints the p95 and fails only
+above five times the 100 ms target (a benchmark, not a flaky assertion).
+"""
+
+import importlib
+import pkgutil
+
+import numpy as np
+import pytest
+
+import mlcore
+from mlcore.widgets import InteractiveFigure
+
+TARGET_MS = 100.0
+
+
+def _all_figures():
+    for info in pkgutil.iter_modules(mlcore.__path__):
+        if info.name != "homework":
+            importlib.import_module(f"mlcore.{info.name}")
+    found, stack = [], list(InteractiveFigure.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if cls.__module__.startswith("mlcore.") and getattr(cls, "benchmark", None):
+            found.append(cls)
+    return sorted(found, key=lambda c: c.__qualname__)
+
+
+FIGURES = _all_figures()
+
+
+def test_every_figure_declares_a_benchmark():
+    missing = [c.__qualname__ for c in InteractiveFigure.__subclasses__()
+               if c.__module__.startswith("mlcore.") and not getattr(c, "benchmark", None)]
+    assert not missing, f"InteractiveFigure subclasses without a benchmark attribute: {missing}"
+
+
+@pytest.mark.parametrize("figure_class", FIGURES, ids=lambda c: c.__qualname__)
+def test_slider_redraw_p95(figure_class):
+    name, values = figure_class.benchmark
+    figure = figure_class()
+    figure.time_updates(name, values[:2])  # warm-up: caches, first draw
+    timings = np.concatenate([figure.time_updates(name, values) for _ in range(3)])
+    p95 = float(np.percentile(timings, 95))
+    print(f"\n{figure_class.__qualname__}: p95 {p95:.1f} ms over {timings.size} redraws "
+          f"(target {TARGET_MS:.0f} ms)")
+    assert p95 < 5 * TARGET_MS, (
+        f"{figure_class.__qualname__} takes {p95:.0f} ms per slider move (p95); "
+        f"the target is {TARGET_MS:.0f} ms")
