@@ -45,7 +45,7 @@ def main(pages: list[str]) -> int:
     (out / "_toc.yml").write_text(
         f"format: jb-book\nroot: {stems[0]}\nparts:\n  - caption: Preview\n    numbered: true\n"
         f"    chapters:\n{chapters}\n", encoding="utf-8")
-    command = [sys.executable, "-m", "jupyter_book", "build", str(out), "--path-output", str(out),
+    command = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()", "build", str(out), "--path-output", str(out),
                "-W", "--keep-going", "--all"]
     print("+", " ".join(command), flush=True)
     code = subprocess.run(command).returncode

@@ -83,7 +83,7 @@ def build_book(python: Path, *, fresh: bool = False) -> Path:
         shutil.rmtree(BUILD)
     start = time.perf_counter()
     # --all: an incremental Sphinx build does not recopy edited static files.
-    _run(python, "-m", "jupyter_book", "build", ROOT, "--path-output", ROOT,
+    _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT, "--path-output", ROOT,
          "--warningiserror", "--keep-going", "--all", env=_env())
     index = BUILD / "html" / "index.html"
     print(f"\nBuilt the site in {time.perf_counter() - start:.0f} s: open {index}")
