@@ -1,0 +1,79 @@
+"""``self-check``: multiple-choice questions that answer on the static site.
+
+A chapter writes, in a Markdown cell::
+
+    :::{self-check} Which function maps log-odds back to a probability?
+    - [ ] The logit. ~ No: the logit goes the other way.
+    - [x] The sigmoid $\\sigma(z)$. ~ Yes: it inverts the logit.
+    :::
+
+Each option line is ``- [x]`` (correct) or ``- [ ]`` (wrong), the option's
+text, `` ~ `` and the feedback shown when the reader picks it. The question,
+options and feedback are MyST inline text, so math works. On the page a click
+(or Enter) on an option reveals its feedback; no kernel and no network are
+needed, only ``selfcheck.js`` served with the site.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+
+__all__ = ["SelfCheck", "setup"]
+
+_OPTION = re.compile(r"^\s*[-*]\s+\[(?P<mark>[ xX])\]\s+(?P<text>.+?)(?:\s+~\s+(?P<feedback>.+))?\s*$")
+
+
+class SelfCheck(SphinxDirective):
+    """The ``self-check`` directive: a question, then one option per content line."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+
+    def _inline(self, text: str, classes: list[str]) -> nodes.paragraph:
+        children, messages = self.state.inline_text(text, self.lineno)
+        paragraph = nodes.paragraph("", "", *children, classes=classes)
+        paragraph.extend(messages)
+        return paragraph
+
+    def run(self) -> list[nodes.Node]:
+        options = [line for line in self.content if line.strip()]
+        parsed = [_OPTION.match(line) for line in options]
+        bad = [line for line, match in zip(options, parsed) if match is None]
+        if bad or len(parsed) < 2:
+            reason = (f"cannot read the option line {bad[0]!r}" if bad
+                      else "it needs at least two options")
+            raise self.error(f"self-check: {reason}; write each option as "
+                             "'- [x] text ~ feedback' (correct) or '- [ ] text ~ feedback'.")
+        if not any(m["mark"] in "xX" for m in parsed):
+            raise self.error("self-check: no option is marked correct with '- [x]'.")
+        box = nodes.container(classes=["self-check"])
+        box += self._inline(self.arguments[0], ["self-check-question"])
+        for match in parsed:
+            correct = match["mark"] in "xX"
+            option = nodes.container(classes=["self-check-option",
+                                              "self-check-correct" if correct else "self-check-wrong"])
+            option += self._inline(match["text"], ["self-check-text"])
+            verdict = "Correct." if correct else "Not quite."
+            feedback = match["feedback"] or ""
+            option += self._inline(f"**{verdict}** {feedback}".strip(), ["self-check-feedback"])
+            box += option
+        return [box]
+
+
+def _add_static_path(app) -> None:
+    static = str(Path(__file__).parent / "selfcheck_static")
+    if static not in app.config.html_static_path:
+        app.config.html_static_path.append(static)
+
+
+def setup(app):
+    app.add_directive("self-check", SelfCheck)
+    app.connect("builder-inited", _add_static_path)
+    app.add_css_file("selfcheck.css")
+    app.add_js_file("selfcheck.js")
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
