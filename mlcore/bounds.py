@@ -25,6 +25,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from matplotlib.ticker import NullLocator
 
 from ._parallel import parallel_map
 from ._validation import check_int, check_real
@@ -564,8 +565,12 @@ class SampleSizeFigure(InteractiveFigure):
         self.ax_gamma.set(yscale="log", xlim=(0, 0.21), ylim=(10, 3e5), xlabel="accuracy γ",
                           ylabel="training examples m needed")
         self.ax_k.set(xscale="log", xlim=(0.7, 1.5e6), xlabel="class size k (log scale)")
+        self.ax_k.set_xticks([10**j for j in range(7)])
+        self.ax_gamma.set_yticks([10**j for j in range(1, 6)])
         for ax in (self.ax_gamma, self.ax_k):
             ax.grid(True, which="major", alpha=0.3)
+            ax.xaxis.set_minor_locator(NullLocator())  # minor log ticks triple the redraw time
+            ax.yaxis.set_minor_locator(NullLocator())
         self.title = fig.suptitle("")
 
     def update(self, k, gamma, delta):
@@ -600,7 +605,10 @@ class ViolationRateFigure(InteractiveFigure):
         self.n_trials = check_int(n_trials, "n_trials", low=1,
                                   why="it is the number of training sets")
         self.random_state = random_state
-        self._cache = {}
+        # One simulation per slider position, run now so that a slider move only redraws.
+        self._cache = {m: simulate_uniform_convergence(k, m=m, n_trials=self.n_trials,
+                                                       random_state=random_state)
+                       for m in self.M_VALUES}
         super().__init__(**kwargs)
 
     def result(self, m):
@@ -632,7 +640,7 @@ class ViolationRateFigure(InteractiveFigure):
                ylabel="probability over training sets")
         ticks = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5]
         ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
-        ax.set_xticks([], minor=True)
+        ax.xaxis.set_minor_locator(NullLocator())
         ax.legend(loc="center right", fontsize=8)
         self.title = ax.set_title("", fontsize=10)
 
