@@ -1,0 +1,40 @@
+"""Homework from the chapters: student editions and a sandboxed autograder.
+
+One chapter notebook is the only source of its exercises (format in
+CONTRIBUTING.md, "Exercises and homework"). From it,
+
+* :func:`assign` writes the student edition (solutions replaced by ``...``,
+  no hidden tests, no heavy demos, no outputs) and the autograder (the
+  solution and every test), and checks that the solution gets full marks
+  while the untouched student edition gets none;
+* :func:`grade_submissions` runs each submission in its own process and
+  temporary folder with a timeout and rlimits (and bubblewrap where it
+  works), in parallel, and scores it: a question's points are shared
+  equally by its test cells.
+
+The command line is ``python -m mlcore.homework {assign,grade,merge,check}``;
+README.md, "For teachers", walks through it.
+
+Examples
+--------
+>>> from mlcore.homework import stub_solution
+>>> stub_solution("p = 1 / (1 + np.exp(-z))  # SOLUTION")
+'p = ...'
+"""
+
+from ._assign import Assigned, assign, find_chapters
+from ._format import (FormatError, Question, autograder_notebook, parse_questions,
+                      student_edition, stub_solution)
+from ._grade import (STATUSES, Submission, add_extra_tests, build_spec, grade_one,
+                     grade_submissions, load_spec, merge_manual_scores, write_feedback,
+                     write_grades)
+from ._sandbox import Limits, bubblewrap_available
+
+__all__ = [
+    "Assigned", "assign", "find_chapters",
+    "FormatError", "Question", "autograder_notebook", "parse_questions", "student_edition",
+    "stub_solution",
+    "STATUSES", "Submission", "add_extra_tests", "build_spec", "grade_one", "grade_submissions",
+    "load_spec", "merge_manual_scores", "write_feedback", "write_grades",
+    "Limits", "bubblewrap_available",
+]

@@ -1,0 +1,165 @@
+"""Command line of the homework tool: ``python -m mlcore.homework --help``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+# nbformat imports jsonschema, whose optional IRI format check (rfc3987_syntax)
+# compiles a grammar for seconds at import; this tool never validates IRIs.
+sys.modules.setdefault("rfc3987_syntax", None)
+
+EPILOG = """examples:
+  python -m mlcore.homework assign 01 --out homework_out
+  python -m mlcore.homework grade homework_out/autograder/01_logistic_regression submissions/ --out grades.csv
+  python -m mlcore.homework merge homework_out/autograder/01_logistic_regression grades.csv manual.csv
+  python -m mlcore.homework check 01_logistic_regression.ipynb      (a student, before handing in)
+"""
+
+
+def _limits(args):
+    from . import Limits
+    return Limits(timeout=args.timeout, memory_mb=args.memory, sandbox=args.sandbox)
+
+
+def _add_limits(parser, timeout):
+    parser.add_argument("--timeout", type=float, default=timeout,
+                        help=f"wall-clock seconds per notebook (default {timeout:g})")
+    parser.add_argument("--memory", type=float, default=4096,
+                        help="address-space limit per process in MiB (default 4096)")
+    parser.add_argument("--sandbox", choices=["auto", "bwrap", "none"], default="auto",
+                        help="bubblewrap isolation: 'auto' uses it when it works (default)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="notebooks run at once (default: number of CPU cores)")
+
+
+def cmd_assign(args) -> int:
+    from . import assign, find_chapters
+    items = assign(find_chapters(args.chapters), args.out, verify=not args.no_verify,
+                   limits=_limits(args), jobs=args.jobs, progress=print)
+    if not items:
+        print("None of these chapters has exercises: nothing written.", file=sys.stderr)
+        return 1
+    problems = [(item.chapter, p) for item in items for p in item.problems]
+    for chapter, problem in problems:
+        print(f"error: {chapter}: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def cmd_grade(args) -> int:
+    from . import (add_extra_tests, grade_submissions, load_spec, merge_manual_scores,
+                   write_feedback, write_grades)
+    spec = load_spec(args.autograder)
+    if args.extra_tests:
+        spec = add_extra_tests(spec, args.extra_tests)
+    folder = Path(args.submissions)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} is not a folder.")
+    files = sorted(p for p in folder.glob("*.ipynb") if p.is_file())
+    if not files:
+        raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
+    # Read every file before running any: a submission cannot remove the others.
+    submissions = [(p.name, p.read_bytes()) for p in files]
+    out = Path(args.out)
+    feedback = Path(args.feedback) if args.feedback else out.parent / f"{out.stem}_feedback"
+    hide = [folder, args.autograder, out.parent, feedback] + (
+        [args.extra_tests] if args.extra_tests else [])
+    start, done = time.perf_counter(), []
+
+    def progress(graded):
+        done.append(graded)
+        print(f"[{len(done)}/{len(files)}] {graded.file}: {graded.status}, "
+              f"{graded.total:g} points", flush=True)
+
+    graded = grade_submissions(spec, submissions, _limits(args), jobs=args.jobs,
+                               hide=[Path(h).resolve() for h in hide], progress=progress)
+    write_grades(out, spec, graded)
+    write_feedback(feedback, spec, graded)
+    if args.manual_scores:
+        merge_manual_scores(out, args.manual_scores, spec)
+    print(f"Graded {len(graded)} submissions in {time.perf_counter() - start:.0f} s: "
+          f"wrote {out} and {feedback}/")
+    return 0
+
+
+def cmd_merge(args) -> int:
+    from . import load_spec, merge_manual_scores
+    merge_manual_scores(args.grades, args.manual, load_spec(args.autograder), out=args.out)
+    print(f"Merged {args.manual} into {args.out or args.grades}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    import nbformat
+
+    from . import build_spec, grade_one, write_feedback
+    path = Path(args.notebook)
+    spec = build_spec(nbformat.read(path, as_version=4), path.stem)
+    print(f"Running {path} with its public tests (the hidden ones run when your teacher "
+          "grades) ...", flush=True)
+    graded = grade_one(path.name, path.read_bytes(), spec, _limits(args))
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        write_feedback(folder, spec, [graded])
+        print(next(Path(folder).glob("*.md")).read_text(encoding="utf-8"))
+    coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
+    return 0 if graded.status == "ok" and abs(graded.total - coded) < 1e-9 else 1
+
+
+def parser() -> argparse.ArgumentParser:
+    """Build the argument parser of ``python -m mlcore.homework``."""
+    main = argparse.ArgumentParser(
+        prog="python -m mlcore.homework", epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Student editions of the chapters and a sandboxed autograder.")
+    sub = main.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("assign", help="write student editions and autograders, and verify them")
+    p.add_argument("chapters", nargs="*", metavar="CHAPTER",
+                   help="chapter number (01) or notebook path; none means every chapter")
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--no-verify", action="store_true",
+                   help="skip running the solution and the untouched student edition")
+    _add_limits(p, 300)
+    p.set_defaults(run=cmd_assign)
+
+    p = sub.add_parser("grade", help="grade every .ipynb of a folder")
+    p.add_argument("autograder", help="DIR/autograder/NN_name, written by assign")
+    p.add_argument("submissions", help="folder of submitted .ipynb files")
+    p.add_argument("--out", required=True, help="the CSV to write, e.g. grades.csv")
+    p.add_argument("--feedback", help="folder of per-student feedback (default: next to --out, "
+                                      "named <out>_feedback)")
+    p.add_argument("--extra-tests", help="folder of private tests: <question>.py or "
+                                         "<question>/*.py, run as hidden tests")
+    p.add_argument("--manual-scores", help="CSV of pen-and-paper scores to merge (see merge)")
+    _add_limits(p, 180)
+    p.set_defaults(run=cmd_grade)
+
+    p = sub.add_parser("merge", help="merge pen-and-paper scores into grades.csv")
+    p.add_argument("autograder", help="DIR/autograder/NN_name (for the points)")
+    p.add_argument("grades", help="grades.csv written by grade")
+    p.add_argument("manual", help="CSV with a 'file' column and one column per manual question")
+    p.add_argument("--out", help="write here instead of overwriting GRADES")
+    p.set_defaults(run=cmd_merge)
+
+    p = sub.add_parser("check", help="run your notebook with its public tests (students)")
+    p.add_argument("notebook")
+    _add_limits(p, 180)
+    p.set_defaults(run=cmd_check)
+    return main
+
+
+def main(argv=None) -> int:
+    """Run the command line; return the exit status."""
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (ValueError, FileNotFoundError, RuntimeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""Derive the student edition and the autograder of chapters, and check both.
+
+``assign`` writes, for each chapter ``NN_name`` with exercises::
+
+    OUT/student/NN_name.ipynb                 no outputs, no solutions, no hidden tests
+    OUT/autograder/NN_name/NN_name.ipynb      the full chapter: the reference solution
+    OUT/autograder/NN_name/autograder.json    questions, points and every test
+
+then grades the reference solution (it must get full marks and run without
+errors) and the untouched student edition (it must get zero on every
+autograded question: a stub that already passes a test is an error).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ._format import autograder_notebook, parse_questions, student_edition
+from ._grade import SPEC_NAME, build_spec, grade_one
+from ._sandbox import Limits
+
+__all__ = ["find_chapters", "assign", "Assigned"]
+
+
+def _chapters_folder() -> Path:
+    here = Path.cwd() / "chapters"
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[2] / "chapters"
+
+
+def find_chapters(selectors=(), folder=None) -> list:
+    """Resolve chapter numbers (``"01"``) or notebook paths; none means every chapter.
+
+    Parameters
+    ----------
+    selectors : list of str
+        ``"01"`` or ``"1"`` picks ``chapters/01_*.ipynb``; anything ending in
+        ``.ipynb`` is a path.
+    folder : path-like, optional
+        The chapters folder; default ``./chapters`` or the repository's.
+
+    Returns
+    -------
+    list of Path
+
+    Examples
+    --------
+    >>> find_chapters(["07x"])
+    Traceback (most recent call last):
+    ...
+    ValueError: CHAPTER must be a chapter number such as 01 or a path to a .ipynb notebook, got '07x'.
+    """
+    folder = Path(folder) if folder else _chapters_folder()
+    if not selectors:
+        found = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+        if not found:
+            raise FileNotFoundError(f"no chapter notebooks chapters/NN_*.ipynb in {folder}.")
+        return found
+    paths = []
+    for selector in selectors:
+        selector = str(selector)
+        if selector.endswith(".ipynb"):
+            path = Path(selector)
+            if not path.is_file():
+                raise FileNotFoundError(f"CHAPTER {selector!r} does not exist.")
+            paths.append(path)
+        elif selector.isdigit():
+            matches = sorted(folder.glob(f"{int(selector):02d}_*.ipynb"))
+            if not matches:
+                raise FileNotFoundError(f"no notebook for chapter {selector}: nothing matches "
+                                        f"{folder / f'{int(selector):02d}_*.ipynb'}.")
+            paths += matches
+        else:
+            raise ValueError("CHAPTER must be a chapter number such as 01 or a path to a .ipynb "
+                             f"notebook, got {selector!r}.")
+    return paths
+
+
+@dataclass
+class Assigned:
+    """One chapter's outputs and the problems its verification found (empty when sound)."""
+
+    chapter: str
+    student: Path | None = None
+    autograder: Path | None = None
+    problems: list = field(default_factory=list)
+    solution: object = None
+    untouched: object = None
+
+
+def _dump(path: Path, notebook: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _verify(item: Assigned, spec: dict) -> None:
+    solution, untouched = item.solution, item.untouched
+    if solution.status != "ok":
+        item.problems.append(f"the solution notebook ends with status {solution.status!r}: "
+                             + "; ".join(solution.notes))
+    for q in spec["questions"]:
+        if q["manual"]:
+            continue
+        name, points = q["name"], q["points"]
+        if abs(solution.scores[name] - points) > 1e-9:
+            item.problems.append(f"{name}: the solution scores {solution.scores[name]:g} of "
+                                 f"{points:g}; failing: " + "; ".join(solution.failures[name]))
+        if untouched.scores[name] > 1e-9:
+            passing = len(q["tests"]) - len(untouched.failures[name])
+            item.problems.append(f"{name}: the untouched student edition already scores "
+                                 f"{untouched.scores[name]:g} of {points:g} ({passing} test "
+                                 "cell(s) pass on the stub `...`); make every test check the "
+                                 "answer, not just its type or shape.")
+
+
+def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
+           jobs: int | None = None, progress=None) -> list:
+    """Write the student edition and the autograder of each chapter, then verify them.
+
+    Parameters
+    ----------
+    chapters : list of path-like
+        Chapter notebooks (see :func:`find_chapters`); those without
+        exercises are skipped.
+    out : path-like
+        Output folder; ``student/`` and ``autograder/`` are written inside.
+    verify : bool
+        Grade the solution (full marks) and the untouched student edition (zero).
+    limits : Limits, optional
+        Sandbox limits of the verification runs (default: 300 s each).
+    jobs : int, optional
+        Notebooks run at once during verification; default: CPU cores.
+    progress : callable, optional
+        Called with one line of text per step.
+
+    Returns
+    -------
+    list of Assigned
+        One per chapter with exercises; ``problems`` lists what verification found.
+    """
+    import nbformat
+    say = progress or (lambda text: None)
+    limits = limits or Limits(timeout=300)
+    out = Path(out)
+    items, runs, specs = [], [], {}
+    for path in map(Path, chapters):
+        chapter = path.stem
+        nb = nbformat.read(path, as_version=4)
+        if not parse_questions(nb):
+            say(f"{chapter}: no exercises, skipped")
+            continue
+        student, graded = student_edition(nb, chapter), autograder_notebook(nb, chapter)
+        spec = build_spec(graded, chapter)
+        item = Assigned(chapter, out / "student" / f"{chapter}.ipynb",
+                        out / "autograder" / chapter)
+        _dump(item.student, student)
+        _dump(item.autograder / f"{chapter}.ipynb", graded)
+        (item.autograder / SPEC_NAME).write_text(json.dumps(spec, indent=1) + "\n",
+                                                 encoding="utf-8")
+        say(f"{chapter}: wrote {item.student} and {item.autograder}")
+        items.append(item)
+        specs[chapter] = spec
+        runs += [(item, "solution", spec, json.dumps(graded).encode()),
+                 (item, "untouched", spec, json.dumps(student).encode())]
+    if verify and runs:
+        say(f"verifying: running {len(runs)} notebooks ({len(items)} solutions, "
+            f"{len(items)} untouched student editions)")
+        def run(entry):
+            item, role, spec, data = entry
+            setattr(item, role, grade_one(f"{item.chapter} ({role})", data, spec, limits,
+                                          hide=[out]))
+        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+            list(pool.map(run, runs))
+        for item in items:
+            _verify(item, specs[item.chapter])
+            say(f"{item.chapter}: " + ("verified: the solution gets full marks and the "
+                                       "untouched student edition gets zero"
+                                       if not item.problems else
+                                       f"{len(item.problems)} problem(s)"))
+    return items
+

@@ -1,0 +1,443 @@
+"""Read the exercise format of CONTRIBUTING.md and derive the two editions.
+
+A chapter notebook is the one source of every exercise. Its cells carry tags:
+
+=====================  =======================================================
+tag                    meaning
+=====================  =======================================================
+``exercise``           Markdown cell holding an ``{exercise}`` directive with
+                       a ``:label:`` (the question's name)
+``points:N``           the exercise is worth N points (on the exercise cell)
+``manual``             pen-and-paper: graded by the teacher (on the exercise
+                       cell)
+``solution``           code cell with the solution; the part a student writes
+                       is between ``# BEGIN SOLUTION`` and ``# END SOLUTION``
+                       or is one line ending in ``# SOLUTION``
+``tests``              public test cell (the student sees and runs it)
+``hidden-tests``       test cell only the autograder runs
+``heavy``              long demo, dropped from the student edition and from
+                       grading
+=====================  =======================================================
+
+Markdown between ``{solution-start}`` and ``{solution-end}`` and every
+``{solution}`` directive are removed from the student edition.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["Question", "FormatError", "parse_questions", "stub_solution",
+           "student_edition", "autograder_notebook", "tags_of"]
+
+HEADER_TAGS = {"macros", "setup"}
+TEST_TAGS = {"tests", "hidden-tests"}
+META_KEY = "homework"
+
+_LABEL = re.compile(r"^\s*:label:\s*(\S+)\s*$", re.MULTILINE)
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
+_POINTS = re.compile(r"^points:(.*)$")
+_BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
+_END = re.compile(r"^\s*#\s*END SOLUTION\s*$")
+_ONE_LINE = re.compile(r"#\s*SOLUTION\s*$")
+_FENCE_OPEN = re.compile(r"^(\s*)(`{3,}|:{3,})\{([\w-]+)\}")
+
+
+class FormatError(ValueError):
+    """A chapter's exercise cells do not follow the format of CONTRIBUTING.md."""
+
+
+@dataclass
+class Question:
+    """One exercise of a chapter.
+
+    Attributes
+    ----------
+    name : str
+        The exercise's ``:label:``, e.g. ``"ex01-sigmoid"``; a column of grades.csv.
+    points : float
+        Points the exercise is worth.
+    manual : bool
+        True for a pen-and-paper exercise graded by the teacher.
+    exercise_cell : int
+        Index of the exercise's Markdown cell in the notebook.
+    solution_cells : list of int
+        Indices of its ``solution`` code cells.
+    test_cells : list of (int, bool)
+        Indices of its test cells and whether each is hidden.
+    """
+
+    name: str
+    points: float
+    manual: bool
+    exercise_cell: int
+    solution_cells: list = field(default_factory=list)
+    test_cells: list = field(default_factory=list)
+
+
+def tags_of(cell) -> set:
+    """Return the set of a cell's tags.
+
+    Examples
+    --------
+    >>> sorted(tags_of({"metadata": {"tags": ["exercise", "points:2"]}}))
+    ['exercise', 'points:2']
+    """
+    return set(cell.get("metadata", {}).get("tags", []) or [])
+
+
+def _source(cell) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _where(index: int, cell) -> str:
+    first = _source(cell).strip().splitlines()[:1]
+    preview = first[0][:60] if first else "(empty)"
+    return f"cell {index} ({cell.get('cell_type')}: {preview!r})"
+
+
+def _points(index: int, cell, tags: set) -> float:
+    found = [m.group(1) for m in (_POINTS.match(t) for t in tags) if m]
+    if len(found) != 1:
+        raise FormatError(f"{_where(index, cell)} is tagged 'exercise' and needs exactly one "
+                          f"'points:N' tag, got {sorted(found) or 'none'}.")
+    try:
+        value = float(found[0])
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value != value or value == float("inf"):
+        raise FormatError(f"{_where(index, cell)}: points must be a positive number, got "
+                          f"'points:{found[0]}'.")
+    return value
+
+
+def _label(index: int, cell) -> str:
+    labels = _LABEL.findall(_source(cell))
+    if len(labels) != 1:
+        raise FormatError(f"{_where(index, cell)} is tagged 'exercise' and needs exactly one "
+                          f"':label:' (the question's name), got {labels or 'none'}.")
+    name = labels[0]
+    if not _NAME.match(name):
+        raise FormatError(f"{_where(index, cell)}: label {name!r} must start with a letter and "
+                          "hold only letters, digits, '-', '_' or '.' (it names a CSV column).")
+    return name
+
+
+def parse_questions(nb) -> list[Question]:
+    """List a notebook's exercises, checking the cell format of CONTRIBUTING.md.
+
+    Parameters
+    ----------
+    nb : dict or nbformat.NotebookNode
+        The chapter notebook (a student edition parses too).
+
+    Returns
+    -------
+    list of Question
+        In notebook order.
+
+    Raises
+    ------
+    FormatError
+        When an exercise lacks its label or points, a coding exercise lacks a
+        solution or tests, tests come before any exercise, or labels repeat.
+
+    Examples
+    --------
+    >>> cells = [
+    ...     {"cell_type": "markdown", "metadata": {"tags": ["exercise", "points:2"]},
+    ...      "source": "```{exercise} Sigmoid\\n:label: ex01-sigmoid\\n```"},
+    ...     {"cell_type": "code", "metadata": {"tags": ["solution"]},
+    ...      "source": "s = 1  # SOLUTION"},
+    ...     {"cell_type": "code", "metadata": {"tags": ["tests"]}, "source": "assert s == 1"},
+    ... ]
+    >>> [(q.name, q.points, q.solution_cells, q.test_cells) for q in parse_questions({"cells": cells})]
+    [('ex01-sigmoid', 2.0, [1], [(2, False)])]
+    """
+    questions: list[Question] = []
+    for index, cell in enumerate(nb["cells"]):
+        tags = tags_of(cell)
+        if "exercise" in tags:
+            if cell.get("cell_type") != "markdown":
+                raise FormatError(f"{_where(index, cell)}: the 'exercise' tag belongs on the "
+                                  "Markdown cell holding the {exercise} directive.")
+            name = _label(index, cell)
+            if any(q.name == name for q in questions):
+                raise FormatError(f"{_where(index, cell)}: the label {name!r} is used by two "
+                                  "exercises; labels name questions and must be unique.")
+            questions.append(Question(name, _points(index, cell, tags), "manual" in tags, index))
+            continue
+        role = tags & ({"solution"} | TEST_TAGS)
+        if not role:
+            continue
+        if cell.get("cell_type") != "code":
+            raise FormatError(f"{_where(index, cell)}: tags {sorted(role)} belong on code cells.")
+        if len(role) > 1:
+            raise FormatError(f"{_where(index, cell)} has the tags {sorted(role)}; a cell is "
+                              "either a solution, public tests or hidden tests.")
+        if not questions:
+            raise FormatError(f"{_where(index, cell)} is tagged {sorted(role)[0]!r} but comes "
+                              "before any cell tagged 'exercise'.")
+        question = questions[-1]
+        if "solution" in role:
+            question.solution_cells.append(index)
+        else:
+            question.test_cells.append((index, "hidden-tests" in role))
+    for q in questions:
+        where = _where(q.exercise_cell, nb["cells"][q.exercise_cell])
+        if q.manual and q.test_cells:
+            raise FormatError(f"{where}: exercise {q.name!r} is tagged 'manual' but has test "
+                              "cells; remove 'manual' to autograde it, or remove its tests.")
+        if not q.manual and not q.test_cells:
+            raise FormatError(f"{where}: coding exercise {q.name!r} has no cell tagged 'tests' "
+                              "or 'hidden-tests'; tag it 'manual' if a teacher grades it.")
+        if not q.manual and not q.solution_cells:
+            raise FormatError(f"{where}: coding exercise {q.name!r} has no code cell tagged "
+                              "'solution' before its tests.")
+    return questions
+
+
+def _stub_line(line: str) -> str:
+    indent = line[: len(line) - len(line.lstrip())]
+    code = _ONE_LINE.sub("", line).strip()
+    try:
+        node = ast.parse(code).body
+    except SyntaxError:
+        node = []
+    if len(node) == 1 and isinstance(node[0], ast.Assign):
+        return indent + " = ".join(ast.unparse(t) for t in node[0].targets) + " = ..."
+    if len(node) == 1 and isinstance(node[0], ast.AnnAssign):
+        return f"{indent}{ast.unparse(node[0].target)}: {ast.unparse(node[0].annotation)} = ..."
+    return indent + "..."
+
+
+def stub_solution(source: str, *, where: str = "the solution cell") -> str:
+    """Replace the solution part of a code cell by ``...``.
+
+    Lines between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` become one
+    ``...`` at the marker's indentation; a line ending in ``# SOLUTION``
+    becomes ``name = ...`` when it is an assignment, else ``...``.
+
+    Parameters
+    ----------
+    source : str
+        The cell's code.
+    where : str
+        How error messages name the cell.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    FormatError
+        When the cell has no markers or they do not pair up.
+
+    Examples
+    --------
+    >>> print(stub_solution("def f(x):\\n    # BEGIN SOLUTION\\n    return 2 * x\\n    # END SOLUTION"))
+    def f(x):
+        ...
+    >>> stub_solution("w = np.zeros(3)  # SOLUTION")
+    'w = ...'
+    """
+    out, inside, marked = [], False, False
+    for number, line in enumerate(source.split("\n"), start=1):
+        begin = _BEGIN.match(line)
+        if begin:
+            if inside:
+                raise FormatError(f"{where}, line {number}: '# BEGIN SOLUTION' inside another "
+                                  "BEGIN/END SOLUTION block.")
+            inside = marked = True
+            out.append(begin.group(1) + "...")
+        elif _END.match(line):
+            if not inside:
+                raise FormatError(f"{where}, line {number}: '# END SOLUTION' without a "
+                                  "'# BEGIN SOLUTION' before it.")
+            inside = False
+        elif inside:
+            continue
+        elif _ONE_LINE.search(line):
+            marked = True
+            out.append(_stub_line(line))
+        else:
+            out.append(line)
+    if inside:
+        raise FormatError(f"{where}: '# BEGIN SOLUTION' is never closed by '# END SOLUTION'.")
+    if not marked:
+        raise FormatError(f"{where} is tagged 'solution' but has no '# BEGIN SOLUTION' / "
+                          "'# END SOLUTION' lines and no line ending in '# SOLUTION', so the "
+                          "student edition would show the answer.")
+    stub = "\n".join(out)
+    if not stub.lstrip().startswith(("%", "!")):
+        try:
+            ast.parse(stub)
+        except SyntaxError as error:
+            raise FormatError(f"{where}: replacing the solution by '...' leaves invalid Python "
+                              f"({error.msg}, line {error.lineno}); put the markers around whole "
+                              "statements.") from None
+    return stub
+
+
+def _strip_directives(text: str, names: set) -> str:
+    """Remove fenced MyST directives named in ``names`` (with their bodies) from Markdown."""
+    lines, out, i = text.split("\n"), [], 0
+    while i < len(lines):
+        opened = _FENCE_OPEN.match(lines[i])
+        if opened and opened.group(3) in names:
+            fence = opened.group(2)
+            i += 1
+            while i < len(lines):
+                closing = lines[i].strip()
+                if closing and set(closing) == {fence[0]} and len(closing) >= len(fence):
+                    break
+                i += 1
+            i += 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out).strip("\n")
+
+
+def _opens(text: str, name: str) -> bool:
+    return any((m := _FENCE_OPEN.match(line)) and m.group(3) == name
+               for line in text.split("\n"))
+
+
+def _cell_id(cell, index: int) -> str:
+    return str(cell.get("id") or f"cell-{index}")
+
+
+def _clean(cell, index: int) -> dict:
+    cell = copy.deepcopy(dict(cell))
+    cell["id"] = _cell_id(cell, index)
+    cell["source"] = _source(cell)
+    if cell["cell_type"] == "code":
+        cell["outputs"], cell["execution_count"] = [], None
+    cell.get("metadata", {}).pop("execution", None)
+    return cell
+
+
+def _markdown(cell_id: str, text: str, tags: list) -> dict:
+    return {"cell_type": "markdown", "id": cell_id, "metadata": {"tags": tags}, "source": text}
+
+
+def _notebook(nb, cells: list, edition: str, chapter: str, questions: list) -> dict:
+    metadata = copy.deepcopy(dict(nb.get("metadata", {})))
+    metadata[META_KEY] = {"chapter": chapter, "edition": edition,
+                          "questions": [q.name for q in questions]}
+    return {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
+
+
+def _owner(questions: list) -> dict:
+    return {i: q.name for q in questions for i in q.solution_cells}
+
+
+def student_edition(nb, chapter: str) -> dict:
+    """Return the student edition of a chapter notebook.
+
+    Solutions become ``...``; solution directives, gated solution cells,
+    hidden tests, heavy demos and all outputs are removed; public tests
+    stay. A note on how to work and hand in opens the notebook, and an
+    answer cell follows every pen-and-paper exercise.
+
+    Parameters
+    ----------
+    nb : dict or nbformat.NotebookNode
+        The chapter notebook.
+    chapter : str
+        The chapter's file stem, e.g. ``"01_logistic_regression"``.
+
+    Returns
+    -------
+    dict
+        An nbformat 4.5 notebook.
+    """
+    questions = parse_questions(nb)
+    owner, manual = _owner(questions), {q.exercise_cell: q for q in questions if q.manual}
+    cells, gated, noted = [], False, False
+    for index, cell in enumerate(nb["cells"]):
+        tags, text = tags_of(cell), _source(cell)
+        if not noted and not (tags & HEADER_TAGS):
+            cells.append(_markdown("homework-note", _note(chapter, questions), ["homework-note"]))
+            noted = True
+        if cell["cell_type"] == "markdown" and _opens(text, "solution-start"):
+            gated = True
+        if cell["cell_type"] == "markdown" and _opens(text, "solution-end"):
+            gated = False
+            continue
+        if tags & {"hidden-tests", "heavy"}:
+            continue
+        if index in owner:
+            new = _clean(cell, index)
+            new["source"] = stub_solution(text, where=_where(index, cell))
+            new["metadata"][META_KEY] = {"question": owner[index]}
+            cells.append(new)
+            continue
+        if gated:
+            continue
+        new = _clean(cell, index)
+        if cell["cell_type"] == "markdown":
+            new["source"] = _strip_directives(text, {"solution", "solution-start", "solution-end"})
+            if not new["source"].strip():
+                continue
+        cells.append(new)
+        if index in manual:
+            name = manual[index].name
+            cells.append(_markdown(f"answer-{re.sub(r'[^A-Za-z0-9_-]', '-', name)}",
+                                   f"**Your answer to {name}** (or hand it in on paper):\n\n",
+                                   ["answer"]))
+    return _notebook(nb, cells, "student", chapter, questions)
+
+
+def _note(chapter: str, questions: list) -> str:
+    coded = [q for q in questions if not q.manual]
+    manual = [q for q in questions if q.manual]
+    lines = [f"**Student edition of chapter {chapter}.** Write your code where you see `...` "
+             "in the exercises' code cells, then run the test cell below each exercise: an "
+             "`AssertionError` tells you what is still wrong. When grading, your teacher also "
+             "runs hidden tests, so make your code correct, not just the visible checks. You can "
+             "check the whole notebook at once with "
+             f"`python -m mlcore.homework check {chapter}.ipynb`.", ""]
+    if coded:
+        lines.append("Autograded: " + ", ".join(f"{q.name} ({q.points:g} pt)" for q in coded)
+                     + ".")
+    if manual:
+        lines.append("Graded by your teacher: "
+                     + ", ".join(f"{q.name} ({q.points:g} pt)" for q in manual) + ".")
+    return "\n".join(lines)
+
+
+def autograder_notebook(nb, chapter: str) -> dict:
+    """Return the full chapter without outputs and heavy demos: the reference solution.
+
+    Solution cells are marked with their question (``metadata.homework``)
+    like in the student edition, so the notebook can be graded as a submission.
+
+    Parameters
+    ----------
+    nb : dict or nbformat.NotebookNode
+        The chapter notebook.
+    chapter : str
+        The chapter's file stem.
+
+    Returns
+    -------
+    dict
+    """
+    questions = parse_questions(nb)
+    owner, cells = _owner(questions), []
+    for index, cell in enumerate(nb["cells"]):
+        if "heavy" in tags_of(cell):
+            continue
+        new = _clean(cell, index)
+        if index in owner:
+            stub_solution(new["source"], where=_where(index, cell))   # markers must be valid
+            new["metadata"][META_KEY] = {"question": owner[index]}
+        cells.append(new)
+    return _notebook(nb, cells, "autograder", chapter, questions)
