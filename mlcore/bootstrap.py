@@ -237,12 +237,12 @@ class BootstrapErrorReport:
     no_information: float          # gamma: error when inputs and labels are unrelated
     relative_overfitting: float    # R' in [0, 1]
     point632: float                # .368 err-bar + .632 Err^(1)
-    point632plus: float            # (1 - w) err-bar + w min(Err^(1), gamma)
+    point632plus: float            # .632 plus a correction growing with R' (see below)
     n_resamples: int               # resamples with a non-empty out-of-bag set
 
     @property
     def weight(self):
-        """The .632+ weight w = .632 / (1 - .368 R') of the out-of-bag term, in [.632, 1]."""
+        """The .632+ weight w = .632 / (1 - .368 R') of Err^(1), in [.632, 1] (exact when unclipped)."""
         return 0.632 / (1.0 - 0.368 * self.relative_overfitting)
 
 
@@ -259,9 +259,12 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
       over the samples left out at least once;
     * ``no_information`` gamma = (1/m^2) sum_i sum_j L(y_i, f(x_j));
     * ``point632`` = .368 err + .632 Err1;
-    * ``point632plus`` = (1 - w) err + w Err1', where Err1' = min(Err1, gamma),
-      R' = (Err1' - err) / (gamma - err) if Err1 > err and gamma > err, else 0
-      (so 0 <= R' <= 1), and w = .632 / (1 - .368 R').
+    * ``relative_overfitting`` R' = (Err1' - err) / (gamma - err) with
+      Err1' = min(Err1, gamma) if Err1 > err and gamma > err, else 0, so
+      0 <= R' <= 1 (the papers' R clipped);
+    * ``point632plus`` = Err.632 + (Err1' - err) .368 .632 R' / (1 - .368 R')
+      (eq. 32 of Efron & Tibshirani 1997), which is (1 - w) err + w Err1 with
+      w = .632 / (1 - .368 R') when no clipping happens.
 
     Parameters
     ----------
@@ -321,10 +324,10 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     gamma = float(sum(t / m * loss(y, np.full(m, v)) for v, t in zip(labels, times)))
     err1 = min(leave_one_out, gamma)
     r = (err1 - resub) / (gamma - resub) if leave_one_out > resub and gamma > resub else 0.0
-    w = 0.632 / (1.0 - 0.368 * r)
-    return BootstrapErrorReport(resub, out_of_bag, leave_one_out, gamma, float(r),
-                                0.368 * resub + 0.632 * leave_one_out,
-                                (1.0 - w) * resub + w * err1, int(rows.size))
+    point632 = 0.368 * resub + 0.632 * leave_one_out
+    plus = point632 + (err1 - resub) * 0.368 * 0.632 * r / (1.0 - 0.368 * r)
+    return BootstrapErrorReport(resub, out_of_bag, leave_one_out, gamma, float(r), point632,
+                                float(plus), int(rows.size))
 
 
 def bootstrap_error(estimator, X, y, method="oob", n_resamples=200, loss=None, random_state=None,
@@ -443,8 +446,8 @@ def _interval(replicates, theta_hat, jackknife, method, confidence):
         below = (np.sum(replicates < theta_hat) + np.sum(replicates <= theta_hat)) / (2 * replicates.size)
         if below in (0.0, 1.0):
             raise ValueError("method='BCa' needs replicates on both sides of the statistic, but all "
-                             f"{replicates.size} lie on one side (a degenerate statistic such as the "
-                             "minimum); use method='percentile'.")
+                             f"{replicates.size} lie on one side (a statistic that resampling can only "
+                             "move one way, such as the number of distinct values); use method='percentile'.")
         z0 = ndtri(below)
         d = jackknife.mean() - jackknife
         accel = np.sum(d**3) / (6.0 * np.sum(d**2) ** 1.5) if np.any(d) else 0.0
