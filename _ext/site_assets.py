@@ -1,0 +1,165 @@
+"""The website's own assets: vendored scripts, site CSS/JS, and search that finds Chinese terms.
+
+Registered in ``_config.yml`` under ``sphinx.local_extensions``. It
+
+* serves ``_vendor/`` (MathJax 3, require.js, the ipywidgets HTML manager;
+  written by ``scripts/vendor_assets.py``) from the site's ``_static/``, so
+  ``mathjax_path`` and ``nb_ipywidgets_js`` in ``_config.yml`` can name local
+  files. It is added here, at ``builder-inited``, and not in ``_config.yml``'s
+  ``html_static_path``, because Jupyter Book links every ``.js`` and ``.css``
+  file of the configured static paths into every page;
+* adds ``site.css`` (output images on white in dark mode) and ``site.js``
+  (require.js's ``baseUrl`` for the widget manager, and a MathJax 2
+  ``MathJax.Hub.Queue`` shim that ipywidgets still calls) to every page;
+* replaces the English search language by one that also indexes runs of
+  Chinese, Japanese or Korean characters as overlapping character pairs and
+  splits queries the same way, so a search for 分散 or 自助法 finds the
+  glossary even where the term sits inside a longer run of Chinese text.
+  English words are indexed and stemmed exactly as before;
+* makes ``repository.url`` of ``_config.yml`` the one switch for the
+  repository link and the Binder and Colab launch buttons: with a URL they
+  are on, without one they are off (the theme would otherwise fail or build
+  links to nowhere).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sphinx.errors import ExtensionError
+from sphinx.search.en import SearchEnglish
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "site_assets_static"
+# Han, Hiragana, Katakana, Hangul: scripts written without spaces between words.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+
+
+def cjk_terms(word: str) -> list[str]:
+    """Index terms for one word: the word, and the character pairs of its CJK runs.
+
+    Parameters
+    ----------
+    word : str
+        One ``\\w+`` token of the text.
+
+    Returns
+    -------
+    list of str
+        ``[word]`` for a word without CJK characters; otherwise the word, its
+        other pieces (``VC`` of ``VC维``), each CJK run of two or more
+        characters, and every pair of adjacent characters of those runs (a
+        single CJK character stands for itself).
+
+    Examples
+    --------
+    >>> cjk_terms("shatter")
+    ['shatter']
+    >>> cjk_terms("自助法")
+    ['自助法', '自助', '助法']
+    >>> cjk_terms("VC维")
+    ['VC维', 'VC', '维']
+    """
+    terms = [word]
+    if _CJK_RUN.search(word):
+        terms.extend(piece for piece in _CJK_RUN.split(word) if piece)
+    for run in _CJK_RUN.findall(word):
+        if len(run) == 1:
+            terms.append(run)
+            continue
+        if run != word:
+            terms.append(run)
+        terms.extend(run[i:i + 2] for i in range(len(run) - 1))
+    return list(dict.fromkeys(terms))
+
+
+# The browser side of cjk_terms for queries: each CJK run of the query
+# becomes its character pairs, which the index holds for every page whose
+# text contains the run; Sphinx then requires all of them (AND).
+_JS_SPLITTER = """
+var splitQuery = (query) => {
+  const cjkRun = /[%(cjk)s]+/gu;
+  const terms = [];
+  for (const word of query.split(/[^\\p{Letter}\\p{Number}_\\p{Emoji_Presentation}]+/gu)) {
+    if (!word) continue;
+    const runs = word.match(cjkRun);
+    if (!runs) { terms.push(word); continue; }
+    const rest = word.replace(cjkRun, " ").trim();
+    if (rest) terms.push(...rest.split(/\\s+/));
+    for (const run of runs) {
+      const chars = Array.from(run);
+      if (chars.length === 1) { terms.push(run); continue; }
+      for (let i = 0; i + 1 < chars.length; i++) terms.push(chars[i] + chars[i + 1]);
+    }
+  }
+  return terms;
+};
+""" % {"cjk": _CJK}
+
+
+class SearchEnglishWithCJK(SearchEnglish):
+    """Sphinx's English search, plus CJK runs indexed as character pairs (see :func:`cjk_terms`)."""
+
+    js_splitter_code = _JS_SPLITTER
+
+    def split(self, input: str) -> list[str]:  # noqa: A002 (Sphinx's signature)
+        """Split text into index terms: English words as usual, CJK runs as pairs too."""
+        return [term for word in super().split(input) for term in cjk_terms(word)]
+
+
+def _repository_buttons(app, config) -> None:
+    options = config.html_theme_options
+    launch = options.setdefault("launch_buttons", {})
+    if (options.get("repository_url") or "").strip():
+        options.setdefault("use_repository_button", True)
+        return
+    options["use_repository_button"] = False
+    for key in ("binderhub_url", "jupyterhub_url", "colab_url", "jupyterlite_url", "deepnote_url"):
+        launch[key] = ""
+
+
+def _add_static_paths(app) -> None:
+    vendor = Path(app.srcdir) / "_vendor"
+    if not (vendor / "MANIFEST.txt").is_file():
+        raise ExtensionError(
+            f"{vendor} is missing or incomplete: the site serves MathJax and the widget "
+            "scripts from it. Restore it from git or run: python scripts/vendor_assets.py")
+    for path in (str(vendor), str(STATIC)):
+        if path not in app.config.html_static_path:
+            app.config.html_static_path.append(path)
+
+
+def _drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> None:
+    # sphinx-thebe and sphinx-togglebutton register their inline configuration
+    # scripts twice in a Jupyter Book build (their env-before-read-docs hook
+    # runs twice); the second ``const THEBE_JS_URL`` is a SyntaxError on every
+    # page. Keep the first of identical scripts.
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, unique = set(), []
+    for script in scripts:
+        # Same file and attributes (an inline script's body is an attribute);
+        # the copies differ only in a filename of None or "".
+        key = (getattr(script, "filename", str(script)) or "",
+               tuple(sorted(getattr(script, "attributes", {}).items())))
+        if key in seen:
+            continue
+        seen.add(key)
+        unique.append(script)
+    scripts[:] = unique
+
+
+def setup(app):
+    """Register the static paths, the site CSS/JS and the search language."""
+    app.connect("config-inited", _repository_buttons)
+    app.connect("builder-inited", _add_static_paths)
+    app.connect("html-page-context", _drop_duplicate_scripts, priority=900)
+    app.add_css_file("site.css")
+    # Before the page's own scripts (priority 500): site.js configures
+    # require.js, which myst-nb loads on pages with widgets.
+    app.add_js_file("site.js", priority=450)
+    app.add_search_language(SearchEnglishWithCJK)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,45 @@
+// The site's own script, on every page (added by _ext/site_assets.py, before the page's scripts).
+(function () {
+  "use strict";
+  // Sphinx writes the relative path from this page to the site's root here.
+  const root = document.documentElement.dataset.content_root || "";
+
+  // 0. pydata-sphinx-theme reads the colour mode from localStorage or from the
+  //    theme option default_mode, which sphinx-book-theme does not pass on: on a
+  //    reader's first visit the mode is "" and the theme logs "Got invalid
+  //    theme mode". Start from "auto" (follow the system), as it then does.
+  if (!document.documentElement.dataset.mode) {
+    document.documentElement.dataset.mode = "auto";
+  }
+
+  // 1. require.js (loaded by myst-nb on pages with widget state) reads a global
+  //    `require` object as its configuration. The ipywidgets HTML manager
+  //    fetches its icon fonts relative to its AMD module names
+  //    ("@jupyter-widgets/..."), so baseUrl must be the folder holding the
+  //    vendored manager, or the fonts are requested next to the page (404).
+  if (typeof window.require === "undefined") {
+    window.require = { baseUrl: new URL(root + "_static/html-manager/", document.baseURI).href };
+  }
+
+  // 2. ipywidgets 8 still typesets widget labels with MathJax 2's
+  //    MathJax.Hub.Queue(["Typeset", MathJax.Hub, element]), which throws under
+  //    MathJax 3. Give MathJax 3 that entry point, forwarding to typesetPromise.
+  //    The manager renders widgets on "load", after MathJax (deferred) has
+  //    replaced its configuration object by itself, which happens before
+  //    DOMContentLoaded.
+  function queue(command) {
+    const element = Array.isArray(command) ? command[2] : undefined;
+    const mathjax = window.MathJax;
+    mathjax.startup.promise
+      .then(() => mathjax.typesetPromise(element ? [element] : undefined))
+      .catch((error) => console.error("MathJax could not typeset a widget label:", error));
+  }
+  function installHub() {
+    const mathjax = window.MathJax;
+    if (mathjax && mathjax.version && mathjax.startup && !mathjax.Hub) {
+      mathjax.Hub = { Queue: queue };
+    }
+  }
+  installHub();
+  document.addEventListener("DOMContentLoaded", installHub);
+})();

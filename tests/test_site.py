@@ -1,0 +1,469 @@
+"""The built website, loaded page by page in a real browser (headless Chromium).
+
+Runs in the README's test command after its build (``_build/html``; set
+``SITE_HTML`` to test another build, e.g. a preview). It finds every page of
+the built site by itself, serves the site on 127.0.0.1 and, for each page,
+checks what a reader behind a blocked CDN would see:
+
+* no console error, no page error, no failed request, no HTTP error, and no
+  request to any host but 127.0.0.1 (the site serves everything itself);
+* MathJax finished, typeset every formula, and produced no error node
+  (undefined macros are errors: ``_config.yml`` removes ``noundefined``);
+* every ipywidgets view rendered from the page's saved widget state;
+* every kernel-free interactive figure responds: moving its slider changes
+  the picture (``to_jshtml`` animations, and image widgets next to a slider);
+* the animation buttons show their icons, self-check options show feedback
+  when clicked, output images sit on white in dark mode;
+* the page weighs less than 3 MB (its HTML plus the images and data it loads
+  that are not the site's shared ``_static/`` files or search index);
+* a full-page screenshot is saved in ``_build/site-screenshots/`` and every
+  page's weight in ``_build/site-report.json``.
+
+It also searches the site for the glossary's Chinese terms (offline search
+must find the glossary) and checks that launch buttons follow
+``repository.url``. The browser is Debian's ``chromium`` (``CHROMIUM``
+overrides the path), driven by Playwright's Python package; when it is
+missing the browser tests are skipped with the reason, except under
+``CI=true``, where that is a failure (``scripts/tasks.py test`` installs it).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = Path(os.environ.get("SITE_HTML", ROOT / "_build" / "html")).resolve()
+SHOTS = SITE.parent / "site-screenshots"
+REPORT = SITE.parent / "site-report.json"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+IN_CI = os.environ.get("CI", "").lower() == "true"
+MAX_PAGE_BYTES = 3_000_000
+HOST = "127.0.0.1"
+# Chromium's own background traffic stays off: with it, this machine's closed
+# network refuses connections and a fresh profile phones home.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+# Folders of the build that hold no pages of their own.
+NOT_PAGES = {"_static", "_sources", "_images", "_downloads", "jupyter_execute", ".doctrees"}
+# Console messages proven harmless, each with the reason. Keep this short.
+ALLOWED_CONSOLE_ERRORS: list[tuple[re.Pattern, str]] = []
+
+sys.path.insert(0, str(ROOT / "_ext"))
+from site_assets import cjk_terms  # noqa: E402  (the search tweak, tested below)
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import sync_notebooks  # noqa: E402
+
+
+def site_pages() -> list[str]:
+    """Every HTML page of the built site, as paths relative to its root.
+
+    Returns
+    -------
+    list of str
+        Sorted ``posix`` paths; the root ``index.html`` (a redirect to the
+        preface) and the build's asset folders are left out.
+    """
+    if not (SITE / "index.html").exists():
+        return []
+    pages = []
+    for path in SITE.rglob("*.html"):
+        relative = path.relative_to(SITE)
+        if relative.parts[0] in NOT_PAGES or relative.as_posix() == "index.html":
+            continue
+        pages.append(relative.as_posix())
+    return sorted(pages)
+
+
+PAGES = site_pages()
+
+
+def _missing_site_reason() -> str | None:
+    if PAGES:
+        return None
+    return (f"no built site in {SITE}: run `python scripts/tasks.py book` first "
+            "(the test command builds it before running the tests)")
+
+
+# -- unit tests of the pieces (no browser) ----------------------------------------
+
+def test_cjk_index_terms_hold_the_pairs_a_query_splits_into():
+    assert cjk_terms("bootstrap") == ["bootstrap"]
+    assert cjk_terms("自助法") == ["自助法", "自助", "助法"]
+    assert cjk_terms("VC维") == ["VC维", "VC", "维"]
+    # Any two-character query inside a longer run is an index term.
+    run = "自助法估计"
+    assert {run[i:i + 2] for i in range(len(run) - 1)} <= set(cjk_terms(run))
+
+
+def test_setup_cell_installs_mlcore_from_the_repository_url():
+    with_url = sync_notebooks.setup_cell_source(
+        {"repository": {"url": "https://github.com/example-org/course", "branch": "main"}})
+    assert "git+https://github.com/example-org/course" in with_url
+    without = sync_notebooks.setup_cell_source({"repository": {"url": ""}})
+    assert "git+" not in without and "ImportError" in without
+
+
+def test_vendored_files_match_their_manifest():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import vendor_assets
+
+    assert vendor_assets.check() == [], "run python scripts/vendor_assets.py"
+
+
+def test_launch_buttons_follow_the_repository_url():
+    reason = _missing_site_reason()
+    if reason:
+        pytest.skip(reason)
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    url = (config.get("repository") or {}).get("url") or ""
+    notebooks = [p for p in PAGES
+                 if (ROOT / p).with_suffix(".ipynb").exists()]
+    for page in notebooks:
+        html = (SITE / page).read_text(encoding="utf-8")
+        has_binder = "mybinder.org/v2/" in html
+        has_colab = "colab.research.google.com/github/" in html
+        if url:
+            assert has_binder and has_colab, f"{page}: no Binder/Colab button though url={url}"
+        else:
+            assert not (has_binder or has_colab), (
+                f"{page}: a launch button without repository.url; it would point nowhere")
+        assert f"{Path(page).stem}.ipynb" in html, f"{page}: no notebook download button"
+
+
+# -- the browser ----------------------------------------------------------------
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        pass
+
+
+@pytest.fixture(scope="module")
+def server():
+    reason = _missing_site_reason()
+    if reason:
+        pytest.skip(reason)
+    handler = functools.partial(_QuietHandler, directory=str(SITE))
+    httpd = http.server.ThreadingHTTPServer((HOST, 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://{HOST}:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    problem = None
+    if not Path(CHROMIUM).exists():
+        problem = (f"no Chromium at {CHROMIUM}: install Debian's `chromium` "
+                   "(`python scripts/tasks.py test` does so when it runs as root)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        problem = "the playwright package is missing: pip install -r requirements.txt"
+    if problem:
+        if IN_CI:
+            pytest.fail(f"CI=true and the browser test cannot run: {problem}")
+        pytest.skip(problem)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as playwright:
+        # A persistent context is how Playwright takes a fresh --user-data-dir.
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900}, service_workers="block")
+        yield context
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def weights():
+    collected: dict[str, int] = {}
+    yield collected
+    if collected:
+        report = {"max_page_bytes": MAX_PAGE_BYTES,
+                  "pages": dict(sorted(collected.items()))}
+        REPORT.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+
+
+class PageLog:
+    """Everything a page did that the tests judge: console, errors, requests, bytes."""
+
+    def __init__(self, page, origin: str):
+        self.origin = origin
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.failed: list[str] = []
+        self.http_errors: list[str] = []
+        self.foreign: list[str] = []
+        self.page_bytes: dict[str, int] = {}
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+        page.on("requestfailed", lambda request: self.failed.append(
+            f"{request.url} ({request.failure})"))
+        page.on("response", self._on_response)
+        page.route("**/*", self._route)
+
+    def _on_console(self, message) -> None:
+        if message.type != "error":
+            return
+        text = message.text
+        if any(pattern.search(text) for pattern, _why in ALLOWED_CONSOLE_ERRORS):
+            return
+        location = message.location or {}
+        self.console_errors.append(f"{text} [{location.get('url', '')}:"
+                                   f"{location.get('lineNumber', '')}]")
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname != HOST:
+            self.foreign.append(url)
+            route.abort("blockedbyclient")  # record it, and fail fast instead of hanging
+        else:
+            route.continue_()
+
+    def _on_response(self, response) -> None:
+        url = response.url
+        if response.status >= 400:
+            self.http_errors.append(f"{response.status} {url}")
+            return
+        path = urlsplit(url).path
+        if not url.startswith(self.origin):
+            return
+        # The page's own bytes: its HTML and the images and data it loads;
+        # not the shared theme/vendored scripts in _static/ or the search index.
+        if "/_static/" in path or path.endswith("/searchindex.js"):
+            return
+        try:
+            self.page_bytes[path] = len(response.body())
+        except Exception:  # a redirect or an aborted load has no body
+            pass
+
+    def problems(self) -> list[str]:
+        found = []
+        for label, items in (("console error", self.console_errors),
+                             ("page error", self.page_errors),
+                             ("failed request", self.failed),
+                             ("HTTP error", self.http_errors),
+                             ("request to another host", self.foreign)):
+            found += [f"{label}: {item}" for item in items]
+        return found
+
+
+def _open(browser, server, path: str):
+    page = browser.new_page()
+    log = PageLog(page, server)
+    page.goto(server + path, wait_until="load")
+    return page, log
+
+
+# MathJax is loaded (deferred) only on pages with math; wait for its typesetting.
+_MATHJAX_DONE = """async () => {
+  const mj = window.MathJax;
+  if (!mj || !mj.startup || !mj.startup.promise) return {loaded: false};
+  await mj.startup.promise;
+  if (mj.typesetPromise) await mj.typesetPromise();
+  const math = Array.from(document.querySelectorAll("span.math, div.math"));
+  return {
+    loaded: true,
+    errors: Array.from(document.querySelectorAll("mjx-merror"))
+      .map((e) => e.getAttribute("data-mjx-error") || e.textContent).slice(0, 10),
+    untypeset: math.filter((e) => !e.querySelector("mjx-container"))
+      .map((e) => e.textContent.slice(0, 80)).slice(0, 10),
+    count: math.length,
+  };
+}"""
+
+_WIDGETS_RENDERED = """() => {
+  const views = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
+  return Array.from(views).every((view) => {
+    const area = view.previousElementSibling;
+    return area && area.classList.contains("widget-subarea") && area.querySelector(".lm-Widget");
+  });
+}"""
+
+
+def _check_mathjax(page) -> list[str]:
+    result = page.evaluate(_MATHJAX_DONE)
+    has_math = page.locator("span.math, div.math").count() > 0
+    if not result["loaded"]:
+        return ["the page has math but MathJax did not load"] if has_math else []
+    problems = [f"MathJax error: {e}" for e in result["errors"]]
+    problems += [f"formula not typeset: {t}" for t in result["untypeset"]]
+    return problems
+
+
+def _check_widgets(page) -> list[str]:
+    views = page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
+    if not views:
+        return []
+    try:
+        page.wait_for_function(_WIDGETS_RENDERED, timeout=20_000)
+    except Exception:
+        return [f"not every one of the {views} widget view(s) rendered within 20 s"]
+    return []
+
+
+def _check_animations(page) -> list[str]:
+    """Each to_jshtml animation: icons drawn, and moving the slider changes the frame."""
+    problems = []
+    animations = page.locator(".cell_output .animation")
+    for i in range(animations.count()):
+        animation = animations.nth(i)
+        animation.scroll_into_view_if_needed()
+        # Pause it (the default mode may play it once), then go to the first frame.
+        pause = animation.locator("button[onclick*='pause_animation']")
+        if pause.count():
+            pause.first.click()
+        slider = animation.locator("input[type=range]")
+        image = animation.locator("img")
+        if not (slider.count() and image.count()):
+            problems.append(f"animation {i}: no slider or no frame image")
+            continue
+        slider.first.focus()
+        page.keyboard.press("Home")
+        before = image.first.get_attribute("src")
+        page.keyboard.press("End")
+        after = image.first.get_attribute("src")
+        if not before or before == after:
+            problems.append(f"animation {i}: moving its slider does not change the picture")
+        # Font Awesome (the theme's) turns each <i class="fa fa-play"> into an SVG.
+        blank = animation.evaluate("""(el) => Array.from(el.querySelectorAll("button"))
+            .filter((b) => { const icon = b.querySelector("svg, i");
+                             return !icon || icon.getBoundingClientRect().width < 4; })
+            .map((b) => b.getAttribute("title") || b.outerHTML.slice(0, 60))""")
+        if blank:
+            problems.append(f"animation {i}: buttons without a visible icon: {blank}")
+    return problems
+
+
+def _check_widget_figures(page) -> list[str]:
+    """Widget outputs holding a slider and an image (e.g. a jslink-ed Stack) respond to it."""
+    problems = []
+    areas = page.locator(".widget-subarea")
+    for i in range(areas.count()):
+        area = areas.nth(i)
+        handle = area.locator(".noUi-handle, input[type=range]")
+        if not (handle.count() and area.locator("img").count()):
+            continue
+        area.scroll_into_view_if_needed()
+        handle.first.focus()
+        page.keyboard.press("Home")
+        page.wait_for_timeout(150)
+        before = area.screenshot()
+        page.keyboard.press("End")
+        page.wait_for_timeout(150)
+        if area.screenshot() == before:
+            problems.append(f"widget figure {i}: moving its slider does not change the picture")
+    return problems
+
+
+def _check_self_checks(page) -> list[str]:
+    problems = []
+    options = page.locator(".self-check-option")
+    for i in range(options.count()):
+        option = options.nth(i)
+        feedback = option.locator(".self-check-feedback")
+        option.scroll_into_view_if_needed()
+        option.click()
+        if not feedback.count() or not feedback.first.is_visible():
+            problems.append(f"self-check option {i}: clicking it shows no feedback")
+    return problems
+
+
+def _check_dark_mode_images(page) -> list[str]:
+    """In the theme's dark mode (followed from the reader's system setting), images sit on white."""
+    if not page.locator(".cell_output img").count():
+        return []
+    page.emulate_media(color_scheme="dark")
+    try:
+        page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'",
+                               timeout=5_000)
+        backgrounds = page.eval_on_selector_all(
+            ".cell_output img", "(imgs) => imgs.map((i) => getComputedStyle(i).backgroundColor)")
+    except Exception:
+        return ["the page did not switch to dark mode with the reader's system setting"]
+    finally:
+        page.emulate_media(color_scheme="light")
+    dark = [b for b in backgrounds if b != "rgb(255, 255, 255)"]
+    return [f"{len(dark)} output image(s) not on white in dark mode: {dark[:3]}"] if dark else []
+
+
+@pytest.mark.parametrize("path", PAGES or ["(no built site)"])
+def test_page_works_offline(path, server, browser, weights):
+    page, log = _open(browser, server, path)
+    try:
+        problems = _check_mathjax(page)
+        problems += _check_widgets(page)
+        problems += _check_animations(page)
+        problems += _check_widget_figures(page)
+        problems += _check_self_checks(page)
+        problems += _check_dark_mode_images(page)
+        page.wait_for_load_state("networkidle")
+        shot = SHOTS / (path.removesuffix(".html").replace("/", "__") + ".png")
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot), full_page=True)
+        problems += log.problems()
+        weight = sum(log.page_bytes.values())
+        weights[path] = weight
+        if weight >= MAX_PAGE_BYTES:
+            heaviest = sorted(log.page_bytes.items(), key=lambda kv: -kv[1])[:3]
+            problems.append(f"page weighs {weight / 1e6:.2f} MB >= 3 MB; heaviest: {heaviest}")
+    finally:
+        page.close()
+    assert not problems, f"{path}:\n  " + "\n  ".join(problems)
+
+
+def _glossary_terms() -> tuple[list[str], list[str]]:
+    """Chinese and English words of the glossary's terms, from the built page."""
+    glossary = next((SITE / p for p in PAGES if Path(p).stem == "glossary"), None)
+    if glossary is None:
+        return [], []
+    html = glossary.read_text(encoding="utf-8")
+    terms = [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<dt[^>]*>(.*?)</dt>", html, re.S)]
+    chinese = [run for t in terms for run in re.findall(r"[\u4e00-\u9fff]{2,}", t)]
+    english = [w for t in terms for w in re.findall(r"[A-Za-z]{5,}", t)]
+    return list(dict.fromkeys(chinese)), list(dict.fromkeys(english))
+
+
+def test_offline_search_finds_glossary_terms_in_chinese_and_english(server, browser):
+    chinese, english = _glossary_terms()
+    if not chinese:
+        pytest.skip("the glossary has no Chinese terms yet")
+    # The glossary's own examples first, then a sample of the rest; plus English.
+    wanted = ["分散", "自助法"]
+    queries = [q for q in wanted if q in chinese] + [q for q in chinese if q not in wanted][:3]
+    queries += english[:2]
+    page = browser.new_page()
+    log = PageLog(page, server)
+    missing = []
+    try:
+        for query in queries:
+            page.goto(f"{server}search.html?q={quote(query)}", wait_until="load")
+            page.wait_for_function(
+                """() => { const s = document.querySelector("#search-results .search-summary, "
+                                                            + "#search-results p");
+                           return s && s.textContent.trim().length > 0 &&
+                                  !/Preparing search|Searching/.test(s.textContent); }""",
+                timeout=15_000)
+            links = page.eval_on_selector_all("#search-results ul.search li a",
+                                              "(as) => as.map((a) => a.getAttribute('href'))")
+            if not any("glossary" in (href or "") for href in links):
+                missing.append(f"{query!r} -> {links[:5]}")
+    finally:
+        page.close()
+    assert not missing, "offline search does not find the glossary for: " + "; ".join(missing)
+    assert not log.problems(), log.problems()
