@@ -564,7 +564,11 @@ class FoldAssignmentFigure(InteractiveFigure):
         from matplotlib.colors import ListedColormap
         from matplotlib.patches import Patch
 
-        top, self.ax = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1, 9]}, sharex=True)
+        # Fixed margins: constrained layout would re-measure every tick label on each redraw.
+        fig.set_layout_engine("none")
+        top, self.ax = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1, 9], "hspace": 0.08,
+                                                       "left": 0.09, "right": 0.82,
+                                                       "bottom": 0.12, "top": 0.9}, sharex=True)
         self.classes = top.imshow(np.zeros((1, 2)), cmap="Greys", vmin=0, vmax=1.6,
                                   aspect="auto", interpolation="nearest")
         top.set(yticks=[], ylabel="class")
@@ -615,7 +619,9 @@ class DegreeSelectionFigure(InteractiveFigure):
         return {"degree": w.IntSlider(value=3, min=0, max=self.max_degree, description="degree")}
 
     def setup(self, fig):
-        left, right = fig.subplots(1, 2)
+        fig.set_layout_engine("none")  # fixed margins: a redraw need not re-measure the ticks
+        left, right = fig.subplots(1, 2, gridspec_kw={"left": 0.08, "right": 0.98, "bottom": 0.14,
+                                                      "top": 0.9, "wspace": 0.28})
         grid = np.linspace(-1, 1, 200)
         self.grid = grid
         left.plot(self.x, self.y, "o", color="0.4", ms=4, label="data")
