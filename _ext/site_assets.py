@@ -113,7 +113,8 @@ def _repository_buttons(app, config) -> None:
     options = config.html_theme_options
     launch = options.setdefault("launch_buttons", {})
     if (options.get("repository_url") or "").strip():
-        options.setdefault("use_repository_button", True)
+        # (Jupyter Book's defaults set it False; with a URL, the link is wanted.)
+        options["use_repository_button"] = True
         return
     options["use_repository_button"] = False
     for key in ("binderhub_url", "jupyterhub_url", "colab_url", "jupyterlite_url", "deepnote_url"):

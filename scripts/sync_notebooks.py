@@ -46,9 +46,12 @@ def macro_cell_source(config: dict) -> str:
 
 
 def setup_cell_source(config: dict) -> str:
-    url = (config.get("repository") or {}).get("url") or ""
+    repository = config.get("repository") or {}
+    url = (repository.get("url") or "").rstrip("/")
     if url:
-        install = f'    %pip install --quiet "mlcore @ git+{url}"'
+        # The branch the site is built from, so Colab and Binder run the same mlcore.
+        branch = repository.get("branch") or ""
+        install = f'    %pip install --quiet "mlcore @ git+{url}{"@" + branch if branch else ""}"'
     else:
         install = ('    raise ImportError("mlcore is not installed: run `pip install -e .` in the '
                    'course repository (see README).")')

@@ -1,7 +1,8 @@
 """The built website, loaded page by page in a real browser (headless Chromium).
 
 Runs in the README's test command after its build (``_build/html``; set
-``SITE_HTML`` to test another build, e.g. a preview). It finds every page of
+``SITE_SOURCE`` to another book folder, e.g. a preview under
+``_build/preview/``, to test its build instead). It finds every page of
 the built site by itself, serves the site on 127.0.0.1 and, for each page,
 checks what a reader behind a blocked CDN would see:
 
@@ -44,7 +45,10 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE = Path(os.environ.get("SITE_HTML", ROOT / "_build" / "html")).resolve()
+# The book whose built site is tested: this repository, or another book folder
+# (e.g. a preview) given by SITE_SOURCE; SITE_HTML overrides the built site.
+SOURCE = Path(os.environ.get("SITE_SOURCE", ROOT)).resolve()
+SITE = Path(os.environ.get("SITE_HTML", SOURCE / "_build" / "html")).resolve()
 SHOTS = SITE.parent / "site-screenshots"
 REPORT = SITE.parent / "site-report.json"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -112,7 +116,7 @@ def test_cjk_index_terms_hold_the_pairs_a_query_splits_into():
 def test_setup_cell_installs_mlcore_from_the_repository_url():
     with_url = sync_notebooks.setup_cell_source(
         {"repository": {"url": "https://github.com/example-org/course", "branch": "main"}})
-    assert "git+https://github.com/example-org/course" in with_url
+    assert '"mlcore @ git+https://github.com/example-org/course@main"' in with_url
     without = sync_notebooks.setup_cell_source({"repository": {"url": ""}})
     assert "git+" not in without and "ImportError" in without
 
@@ -128,10 +132,18 @@ def test_launch_buttons_follow_the_repository_url():
     reason = _missing_site_reason()
     if reason:
         pytest.skip(reason)
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((SOURCE / "_config.yml").read_text(encoding="utf-8"))
     url = (config.get("repository") or {}).get("url") or ""
     notebooks = [p for p in PAGES
-                 if (ROOT / p).with_suffix(".ipynb").exists()]
+                 if (SOURCE / p).with_suffix(".ipynb").exists()]
+    assert notebooks or not list((SOURCE / "chapters").glob("*.ipynb")), "no notebook page found"
+    for page in PAGES:
+        html = (SITE / page).read_text(encoding="utf-8")
+        has_repository_link = "btn-source-repository-button" in html
+        if url:
+            assert has_repository_link and f'href="{url}"' in html, f"{page}: no repository link"
+        elif not url:
+            assert not has_repository_link, f"{page}: a repository link without repository.url"
     for page in notebooks:
         html = (SITE / page).read_text(encoding="utf-8")
         has_binder = "mybinder.org/v2/" in html
