@@ -267,7 +267,7 @@ def loo_mse_linear(X, y):
 SCHEMES = {
     "hold-out": "ShuffleSplit(n_splits=1, test_size=0.3)",
     "stratified hold-out": "StratifiedShuffleSplit(n_splits=1, test_size=0.3)",
-    "RLT": "ShuffleSplit(n_splits=K, test_size=0.3)  (repeated hold-out)",
+    "RLT": "ShuffleSplit(n_splits=K, test_size=0.3)",
     "K-fold": "KFold(n_splits=K)",
     "stratified K-fold": "StratifiedKFold(n_splits=K)",
     "repeated K-fold": "RepeatedKFold(n_splits=K, n_repeats=r)",
