@@ -1,0 +1,65 @@
+"""Chapter 2's Monte Carlo experiment at full size (the chapter runs 2,000 training sets).
+
+    python scripts/bounds_experiment.py [--n-trials 20000] [--n-jobs -1]
+
+For k = 10, 100, 1000 threshold classifiers and several training-set sizes m,
+it simulates ``n_trials`` training sets, then prints
+
+* the observed P(max_h |eps(h) - eps_hat(h)| > gamma) beside the union bound
+  2k exp(-2 gamma^2 m) and the one-classifier bound 2 exp(-2 gamma^2 m);
+* at the bound's own sample size for delta, the observed failure rate (must be
+  <= delta);
+* the gap the bound guarantees with probability 0.95 beside the observed 95th
+  percentile of the maximal deviation, and their ratio.
+
+It exits with status 1 if any observation contradicts the theorem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from mlcore.bounds import (
+    finite_class_gap,
+    finite_class_sample_size,
+    hoeffding_tail,
+    simulate_uniform_convergence,
+)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n-trials", type=int, default=20_000)
+    parser.add_argument("--n-jobs", type=int, default=-1)
+    parser.add_argument("--gamma", type=float, default=0.1)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    gamma, failures, start = args.gamma, 0, time.perf_counter()
+    run = dict(n_trials=args.n_trials, random_state=args.seed, n_jobs=args.n_jobs)
+
+    for k in (10, 100, 1000):
+        print(f"\nk = {k}, gamma = {gamma}, {args.n_trials:,} training sets per row")
+        print(f"{'m':>6} {'observed':>10} {'union bound':>12} {'one h':>10} "
+              f"{'gap 95% bound':>14} {'gap 95% seen':>13} {'ratio':>6}")
+        for m in (50, 100, 200, 400, 800, 1600):
+            result = simulate_uniform_convergence(k, m=m, gamma=gamma, **run)
+            rate, bound = result.violation_rate(), result.bound()
+            guaranteed = finite_class_gap(k, m=m, delta=0.05)
+            seen = result.deviation_quantile(0.05)
+            failures += (rate > min(1.0, bound)) + (seen > guaranteed)
+            print(f"{m:>6} {rate:>10.5f} {bound:>12.4g} {hoeffding_tail(m, gamma=gamma):>10.4g} "
+                  f"{guaranteed:>14.4f} {seen:>13.4f} {guaranteed / seen:>6.2f}")
+        for delta in (0.5, 0.1, 0.01):
+            m = finite_class_sample_size(k, gamma=gamma, delta=delta)
+            rate = simulate_uniform_convergence(k, m=m, gamma=gamma, **run).violation_rate()
+            failures += rate > delta
+            print(f"  delta = {delta:<5} m = {m:>5}: observed failure rate {rate:.5f}")
+
+    print(f"\n{failures} contradiction(s) of the theorem; {time.perf_counter() - start:.0f} s")
+    return int(failures > 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
