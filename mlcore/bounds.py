@@ -1,22 +1,12 @@
 """Generalization bounds for finite hypothesis classes, and a Monte Carlo check of them.
 
-Chapter 2 of the book. For a finite class :math:`\\mathcal{H}` of
-:math:`k` classifiers and :math:`m` i.i.d. training examples, Hoeffding's
-inequality and the union bound give
-
-.. math::
-
-    P\\bigl(\\exists h \\in \\mathcal{H}:
-    |\\varepsilon(h) - \\hat\\varepsilon(h)| > \\gamma\\bigr)
-    \\le 2k\\,e^{-2\\gamma^2 m}.
-
-The formula functions below turn that statement around (how many samples,
-how small a gap); the simulation functions measure, on a problem whose true
-errors are known exactly, how often the event on the left really happens.
-
-Formula functions accept scalars (and return a Python ``float`` / ``int``)
-or arrays that broadcast (and return an ``ndarray``), so a figure can draw a
-whole curve in one call.
+Chapter 2. For k classifiers and m i.i.d. examples, Hoeffding's inequality and
+the union bound give P(exists h: |eps(h) - eps_hat(h)| > gamma) <= 2k exp(-2 gamma^2 m).
+The formula functions turn that around (how many samples, how small a gap)
+and accept scalars (returning Python numbers) or broadcasting arrays
+(returning arrays), so a figure draws a whole curve in one call. The
+simulation functions measure, on threshold classifiers whose true errors are
+known exactly, how often the event on the left really happens.
 """
 
 from __future__ import annotations
@@ -53,49 +43,45 @@ _WHY_M = "it is the number of training examples"
 
 
 # -- checks that accept a scalar or an array --------------------------------
-def _first_bad(array, bad):
-    """The first element of ``array`` where the boolean mask ``bad`` holds, as a Python scalar."""
-    return array.flat[int(np.flatnonzero(bad.ravel())[0])].item()
-
-
-def _checked_real(value, name, *, low=None, high=None, low_open=False, high_open=False,
-                  why=None):
-    """check_real for a scalar; for an array, the same check on every element."""
+def _checked(value, name, check, *, low=None, high=None, low_open=False, high_open=False,
+             why=None):
+    """``check`` (check_int or check_real) on a scalar; on an array, one vectorized test,
+    and the scalar check words the error for the first offending element."""
+    limits = dict(low=low, high=high, why=why)
+    if check is check_real:
+        limits.update(low_open=low_open, high_open=high_open)
     if np.ndim(value) == 0:
-        if isinstance(value, np.generic):
-            value = value.item()
-        return check_real(value, name, low=low, high=high, low_open=low_open,
-                          high_open=high_open, why=why)
+        return check(value.item() if isinstance(value, np.generic) else value, name, **limits)
     array = np.asarray(value)
-    if array.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must hold real numbers, got an array of dtype {array.dtype}"
-                        f"{'; ' + why if why else ''}.")
-    array = array.astype(float)
-    bad = ~np.isfinite(array)
+    if array.dtype.kind not in ("iu" if check is check_int else "iuf"):
+        raise TypeError(f"{name} must hold {'integers' if check is check_int else 'numbers'}, "
+                        f"got an array of dtype {array.dtype}.")
+    values = array.astype(float)
+    bad = ~np.isfinite(values)
     if low is not None:
-        bad |= (array <= low) if low_open else (array < low)
+        bad |= (values <= low) if low_open else (values < low)
     if high is not None:
-        bad |= (array >= high) if high_open else (array > high)
-    if bad.any():  # let the scalar check word the error for the first offender
-        check_real(_first_bad(array, bad), name, low=low, high=high, low_open=low_open,
-                   high_open=high_open, why=why)
-    return array
-
-
-def _checked_int(value, name, *, low, why=None):
-    """check_int for a scalar (Python ints of any size); for an array, every element."""
-    if np.ndim(value) == 0:
-        if isinstance(value, np.generic):
-            value = value.item()
-        return check_int(value, name, low=low, why=why)
-    array = np.asarray(value)
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integers, got an array of dtype {array.dtype}"
-                        f"{'; ' + why if why else ''}.")
-    bad = array < low
+        bad |= (values >= high) if high_open else (values > high)
     if bad.any():
-        check_int(_first_bad(array, bad), name, low=low, why=why)
-    return array
+        check(array[bad].flat[0].item(), name, **limits)
+    return values if check is check_real else array
+
+
+def _gamma(gamma):
+    return _checked(gamma, "gamma", check_real, low=0.0, low_open=True, why=_WHY_GAMMA)
+
+
+def _delta(delta):
+    return _checked(delta, "delta", check_real, low=0.0, high=1.0, low_open=True,
+                    high_open=True, why=_WHY_DELTA)
+
+
+def _k(k):
+    return _checked(k, "k", check_int, low=1, why=_WHY_K)
+
+
+def _m(m):
+    return _checked(m, "m", check_int, low=1, why=_WHY_M)
 
 
 def _log(k):
@@ -142,8 +128,8 @@ def hoeffding_tail(m, *, gamma):
     ...
     ValueError: gamma must be > 0, got gamma=0.0; it is the largest allowed gap |eps(h) - eps_hat(h)|.
     """
-    m = _checked_int(m, "m", low=1, why=_WHY_M)
-    gamma = _checked_real(gamma, "gamma", low=0.0, low_open=True, why=_WHY_GAMMA)
+    m = _m(m)
+    gamma = _gamma(gamma)
     return _out(2.0 * np.exp(-2.0 * np.square(gamma) * np.asarray(m, dtype=float)))
 
 
@@ -177,7 +163,7 @@ def finite_class_failure_bound(k, *, m, gamma):
     ...
     ValueError: k must be an integer >= 1, got k=0; it is the number of hypotheses in the class.
     """
-    k = _checked_int(k, "k", low=1, why=_WHY_K)
+    k = _k(k)
     tail = hoeffding_tail(m, gamma=gamma)
     if isinstance(k, int) and np.ndim(tail) == 0:
         # exact for huge k: exp(log k + log tail) avoids an int-to-float overflow
@@ -224,10 +210,9 @@ def finite_class_sample_size(k, *, gamma, delta):
     ...
     ValueError: delta must be in (0, 1), got delta=1.5; it is the probability that the bound fails.
     """
-    k = _checked_int(k, "k", low=1, why=_WHY_K)
-    gamma = _checked_real(gamma, "gamma", low=0.0, low_open=True, why=_WHY_GAMMA)
-    delta = _checked_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True,
-                          why=_WHY_DELTA)
+    k = _k(k)
+    gamma = _gamma(gamma)
+    delta = _delta(delta)
     exact = (math.log(2.0) + _log(k) - np.log(delta)) / (2.0 * np.square(gamma))
     m = np.ceil(np.asarray(exact, dtype=float) * (1.0 - 1e-12)).astype(np.int64)
     return int(m) if m.ndim == 0 else m
@@ -265,10 +250,9 @@ def finite_class_gap(k, *, m, delta):
     ...
     ValueError: m must be an integer >= 1, got m=0; it is the number of training examples.
     """
-    k = _checked_int(k, "k", low=1, why=_WHY_K)
-    m = _checked_int(m, "m", low=1, why=_WHY_M)
-    delta = _checked_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True,
-                          why=_WHY_DELTA)
+    k = _k(k)
+    m = _m(m)
+    delta = _delta(delta)
     log_term = math.log(2.0) + _log(k) - np.log(delta)
     return _out(np.sqrt(log_term / (2.0 * np.asarray(m, dtype=float))))
 
@@ -285,7 +269,7 @@ def threshold_grid(k):
     >>> threshold_grid(4)
     array([0.125, 0.375, 0.625, 0.875])
     """
-    k = check_int(k, "k", low=1, why=_WHY_K)
+    k = _k(k)
     return (np.arange(k) + 0.5) / k
 
 
@@ -326,8 +310,8 @@ def threshold_true_errors(thresholds, *, boundary=0.37, noise=0.2):
     array([0.2  , 0.278, 0.578])
     """
     boundary, noise = _check_problem(boundary, noise)
-    thresholds = _checked_real(np.atleast_1d(np.asarray(thresholds, dtype=float)),
-                               "thresholds", low=0.0, high=1.0)
+    thresholds = _checked(np.atleast_1d(np.asarray(thresholds, dtype=float)), "thresholds",
+                          check_real, low=0.0, high=1.0)
     return noise + (1.0 - 2.0 * noise) * np.abs(thresholds - boundary)
 
 
@@ -348,7 +332,7 @@ def sample_threshold_data(n_trials, *, m, boundary=0.37, noise=0.2, random_state
     ((3, 5), dtype('bool'))
     """
     n_trials = check_int(n_trials, "n_trials", low=1, why="it is the number of training sets")
-    m = check_int(m, "m", low=1, why=_WHY_M)
+    m = _m(m)
     boundary, noise = _check_problem(boundary, noise)
     rng = np.random.default_rng(random_state)
     X = rng.random((n_trials, m))
@@ -436,7 +420,7 @@ class UniformConvergenceResult:
         gamma = self.gamma if gamma is None else gamma
         if gamma is None:
             raise ValueError("gamma must be given: the simulation was run with gamma=None.")
-        gamma = _checked_real(gamma, "gamma", low=0.0, low_open=True, why=_WHY_GAMMA)
+        gamma = _gamma(gamma)
         rate = (self.max_deviation[:, None] > np.ravel(gamma)[None, :]).mean(axis=0)
         return float(rate[0]) if np.ndim(gamma) == 0 else rate.reshape(np.shape(gamma))
 
@@ -448,8 +432,7 @@ class UniformConvergenceResult:
     def deviation_quantile(self, delta):
         """The gap exceeded on a fraction ``delta`` of the training sets (the empirical
         counterpart of :func:`finite_class_gap`)."""
-        delta = _checked_real(delta, "delta", low=0.0, high=1.0, low_open=True,
-                              high_open=True, why=_WHY_DELTA)
+        delta = _delta(delta)
         return _out(np.quantile(self.max_deviation, 1.0 - np.asarray(delta)))
 
 
@@ -506,10 +489,7 @@ def simulate_uniform_convergence(k, *, m, gamma=None, n_trials=1000, boundary=0.
     >>> result.true_errors.shape, result.max_deviation.shape
     ((50,), (2000,))
     """
-    k = check_int(k, "k", low=1, why=_WHY_K)
-    m = check_int(m, "m", low=1, why=_WHY_M)
-    if gamma is not None:
-        gamma = check_real(gamma, "gamma", low=0.0, low_open=True, why=_WHY_GAMMA)
+    k, m, gamma = _k(k), _m(m), None if gamma is None else _gamma(gamma)
     n_trials = check_int(n_trials, "n_trials", low=1, why="it is the number of training sets")
     boundary, noise = _check_problem(boundary, noise)
     if isinstance(random_state, np.random.Generator):
@@ -610,9 +590,8 @@ class ViolationRateFigure(InteractiveFigure):
     GAMMAS = np.geomspace(0.01, 0.6, 240)
 
     def __init__(self, *, k=100, delta=0.05, n_trials=500, random_state=0, **kwargs):
-        self.k = check_int(k, "k", low=1, why=_WHY_K)
-        self.delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True,
-                                high_open=True, why=_WHY_DELTA)
+        self.k = _k(k)
+        self.delta = _delta(delta)
         self.n_trials = check_int(n_trials, "n_trials", low=1,
                                   why="it is the number of training sets")
         self.random_state = random_state
