@@ -563,6 +563,7 @@ class FoldAssignmentFigure(InteractiveFigure):
     def setup(self, fig):
         from matplotlib.colors import ListedColormap
         from matplotlib.patches import Patch
+        from matplotlib.ticker import MaxNLocator
 
         # Fixed margins: constrained layout would re-measure every tick label on each redraw.
         fig.set_layout_engine("none")
@@ -576,6 +577,8 @@ class FoldAssignmentFigure(InteractiveFigure):
         self.image = self.ax.imshow(np.zeros((1, 2)), cmap=colours, vmin=-1.5, vmax=1.5,
                                     aspect="auto", interpolation="nearest")
         self.ax.set(xlabel="sample index", ylabel="split")
+        self.ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        self.ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         self.ax.legend(handles=[Patch(color="#4c72b0", label="train"),
                                 Patch(color="#dd8452", label="test"),
                                 Patch(color="#e8e8e8", label="unused")],
