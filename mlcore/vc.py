@@ -541,7 +541,8 @@ def margin_vc_bound(radius, margin, *, n_features=None):
     """VC dimension bound of half-spaces with margin >= ``margin`` on a ball of ``radius``.
 
     ceil(R² / gamma²) + 1 (Vapnik 1998), or min(ceil(R²/gamma²), n) + 1 with
-    ``n_features``. It holds in any dimension; the regular simplex attains it.
+    ``n_features``. It holds in any dimension; a regular simplex with an even number
+    of vertices attains it.
 
     Examples
     --------
