@@ -16,6 +16,9 @@ Registered in ``_config.yml`` under ``sphinx.local_extensions``. It
   splits queries the same way, so a search for 分散 or 自助法 finds the
   glossary even where the term sits inside a longer run of Chinese text.
   English words are indexed and stemmed exactly as before;
+* leaves the widget state and scripts out of pages that show no widget (the
+  live panels are removed from the site; their kernel-free counterparts are
+  animations);
 * makes ``repository.url`` of ``_config.yml`` the one switch for the
   repository link and the Binder and Colab launch buttons: with a URL they
   are on, without one they are off (the theme would otherwise fail or build
@@ -153,11 +156,32 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> No
     scripts[:] = unique
 
 
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _drop_unused_widget_scripts(app, pagename, templatename, context, doctree) -> None:
+    # myst-nb embeds a notebook's whole widget state and loads the widget
+    # manager whenever the notebook's metadata has state, even when every
+    # widget output was removed (the live panel of an interactive figure is
+    # tagged remove-output). Without a view on the page they render nothing:
+    # drop the state (it holds the live panel's PNG) and the 3.7 MB of scripts.
+    scripts = context.get("script_files")
+    if not scripts or WIDGET_VIEW in context.get("body", ""):
+        return
+    widget_js = {f"_static/{path}" for path in app.config.nb_ipywidgets_js}
+    widget_js |= set(app.config.nb_ipywidgets_js)
+    scripts[:] = [script for script in scripts
+                  if getattr(script, "attributes", {}).get("type") != WIDGET_STATE
+                  and (getattr(script, "filename", None) or "") not in widget_js]
+
+
 def setup(app):
     """Register the static paths, the site CSS/JS and the search language."""
     app.connect("config-inited", _repository_buttons)
     app.connect("builder-inited", _add_static_paths)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)
+    app.connect("html-page-context", _drop_unused_widget_scripts, priority=900)
     app.add_css_file("site.css")
     # Before the page's own scripts (priority 500): site.js configures
     # require.js, which myst-nb loads on pages with widgets.

@@ -17,8 +17,9 @@ checks what a reader behind a blocked CDN would see:
   when clicked, output images sit on white in dark mode;
 * the page weighs less than 3 MB (its HTML plus the images and data it loads
   that are not the site's shared ``_static/`` files or search index);
-* a full-page screenshot is saved in ``_build/site-screenshots/`` and every
-  page's weight in ``_build/site-report.json``.
+* a screenshot of the page and of each of its interactive figures is saved
+  in ``_build/site-screenshots/``, and every page's weight in
+  ``_build/site-report.json``.
 
 It also searches the site for the glossary's Chinese terms (offline search
 must find the glossary) and checks that launch buttons follow
@@ -415,15 +416,22 @@ def _check_widget_figures(page) -> list[str]:
 
 
 def _check_self_checks(page) -> list[str]:
+    """Feedback is hidden until an option is clicked; clicking shows that option's feedback.
+
+    One real click per question (its first option) keeps long chapters quick.
+    """
     problems = []
-    options = page.locator(".self-check-option")
-    for i in range(options.count()):
-        option = options.nth(i)
-        feedback = option.locator(".self-check-feedback")
-        option.scroll_into_view_if_needed()
+    shown_early = page.eval_on_selector_all(
+        ".self-check-feedback", "(fs) => fs.filter((f) => f.offsetParent !== null).length")
+    if shown_early:
+        problems.append(f"{shown_early} self-check feedback(s) visible before any click")
+    questions = page.locator(".self-check")
+    for i in range(questions.count()):
+        option = questions.nth(i).locator(".self-check-option").first
         option.click()
+        feedback = option.locator(".self-check-feedback")
         if not feedback.count() or not feedback.first.is_visible():
-            problems.append(f"self-check option {i}: clicking it shows no feedback")
+            problems.append(f"self-check {i}: clicking an option shows no feedback")
     return problems
 
 
@@ -445,6 +453,22 @@ def _check_dark_mode_images(page) -> list[str]:
     return [f"{len(dark)} output image(s) not on white in dark mode: {dark[:3]}"] if dark else []
 
 
+def _screenshots(page, path: str) -> None:
+    """The page's first screen, and each interactive figure as the test left it.
+
+    A full-page screenshot of a long chapter takes seconds of rendering;
+    set SITE_FULL_SCREENSHOTS=1 to have them anyway.
+    """
+    stem = path.removesuffix(".html").replace("/", "__")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    full = os.environ.get("SITE_FULL_SCREENSHOTS") == "1"
+    page.screenshot(path=str(SHOTS / f"{stem}.png"), full_page=full)
+    figures = page.locator(".cell_output .animation")
+    for i in range(figures.count()):
+        figures.nth(i).screenshot(path=str(SHOTS / f"{stem}__figure{i}.png"))
+
+
 @pytest.mark.parametrize("path", PAGES or ["(no built site)"])
 def test_page_works_offline(path, server, browser, weights):
     page, log = _open(browser, server, path)
@@ -456,9 +480,7 @@ def test_page_works_offline(path, server, browser, weights):
         problems += _check_self_checks(page)
         problems += _check_dark_mode_images(page)
         page.wait_for_load_state("networkidle")
-        shot = SHOTS / (path.removesuffix(".html").replace("/", "__") + ".png")
-        shot.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shot), full_page=True)
+        _screenshots(page, path)
         problems += log.problems()
         weight = sum(log.page_bytes.values())
         weights[path] = weight
