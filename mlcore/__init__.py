@@ -2,14 +2,37 @@
 
 One module per topic; each chapter of the book calls into one of them.
 
-========================  ==================================================
-module                    topic
-========================  ==================================================
-:mod:`mlcore.linear`      logistic regression by gradient descent (ch. 1)
-:mod:`mlcore.widgets`     the pattern of every interactive figure
-========================  ==================================================
+==============================  ==============================================
+module                          topic
+==============================  ==============================================
+:mod:`mlcore.linear`            logistic regression by gradient descent (ch. 1)
+:mod:`mlcore.bounds`            finite-class bounds, uniform convergence (ch. 2)
+:mod:`mlcore.vc`                shattering, VC dimension, VC bounds (ch. 3)
+:mod:`mlcore.model_selection`   cross-validation splitters and studies (ch. 4)
+:mod:`mlcore.divergence`        Gaussian KL and the number of folds (ch. 5)
+:mod:`mlcore.bootstrap`         out-of-bag, .632, .632+, intervals (ch. 6)
+:mod:`mlcore.datasets`          the data sets shipped with the book
+:mod:`mlcore.widgets`           the pattern of every interactive figure
+:mod:`mlcore.homework`          student editions and the autograder (teachers)
+==============================  ==============================================
 
-Public names of every module are re-exported at the top level.
+The public names of every topic module (its ``__all__``) are re-exported
+here, so ``from mlcore import LogisticRegressionGD`` works as well as
+``from mlcore.linear import LogisticRegressionGD``.
 """
 
+from . import bootstrap, bounds, datasets, divergence, linear, model_selection, vc, widgets
+from .bootstrap import *  # noqa: F403
+from .bounds import *  # noqa: F403
+from .datasets import *  # noqa: F403
+from .divergence import *  # noqa: F403
+from .linear import *  # noqa: F403
+from .model_selection import *  # noqa: F403
+from .vc import *  # noqa: F403
+from .widgets import *  # noqa: F403
+
 __version__ = "0.1.0"
+
+__all__ = [name for module in (linear, bounds, vc, model_selection, divergence, bootstrap,
+                               datasets, widgets)
+           for name in module.__all__]
