@@ -622,6 +622,8 @@ class DegreeSelectionFigure(InteractiveFigure):
         return {"degree": w.IntSlider(value=3, min=0, max=self.max_degree, description="degree")}
 
     def setup(self, fig):
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+
         fig.set_layout_engine("none")  # fixed margins: a redraw need not re-measure the ticks
         left, right = fig.subplots(1, 2, gridspec_kw={"left": 0.08, "right": 0.98, "bottom": 0.14,
                                                       "top": 0.9, "wspace": 0.28})
@@ -643,7 +645,11 @@ class DegreeSelectionFigure(InteractiveFigure):
         right.semilogy(degrees, cv, "s-", label="10-fold CV error")
         right.semilogy(degrees, true, "k^--", label="true error")
         self.marker = right.axvline(3, color="C3", lw=2)
-        right.set(xlabel="polynomial degree", ylabel="mean squared error")
+        right.set(xlabel="polynomial degree", ylabel="mean squared error (log scale)")
+        # Plain-text tick labels: mathtext ones ("10^-1") cost most of a redraw.
+        right.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        right.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        right.yaxis.set_minor_locator(NullLocator())
         right.legend(fontsize=8)
         self.curves = (train, cv)
         self.title = left.set_title("")
