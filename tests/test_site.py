@@ -157,6 +157,42 @@ def test_launch_buttons_follow_the_repository_url():
         assert f"{Path(page).stem}.ipynb" in html, f"{page}: no notebook download button"
 
 
+def _code_cells(notebook: Path) -> list[tuple[str, list[str]]]:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return [("".join(c["source"]), c.get("metadata", {}).get("tags", []))
+            for c in cells if c["cell_type"] == "code"]
+
+
+def test_every_live_figure_has_a_kernel_free_counterpart():
+    """A live panel needs a kernel: each one must come with a figure that responds without one.
+
+    Counts, per chapter notebook, the ``.live()`` panels and ``interact``
+    calls, and the kernel-free figures on its built page: ``to_jshtml``
+    animations (``InteractiveFigure.scrub``) and ``jslink``-ed widget figures.
+    """
+    reason = _missing_site_reason()
+    if reason:
+        pytest.skip(reason)
+    problems = []
+    for page in PAGES:
+        notebook = (SOURCE / page).with_suffix(".ipynb")
+        if not notebook.exists():
+            continue
+        cells = _code_cells(notebook)
+        live = sum(".live()" in src for src, _tags in cells)
+        only_python = [src.splitlines()[0] for src, tags in cells
+                       if re.search(r"\binteract(_manual)?\b", src) and "remove-output" not in tags]
+        html = (SITE / page).read_text(encoding="utf-8")
+        kernel_free = html.count('<div class="animation">') + sum("jslink(" in s for s, _ in cells)
+        if live > kernel_free:
+            problems.append(f"{page}: {live} live panel(s) but {kernel_free} kernel-free "
+                            "figure(s); add figure.scrub(...) in a remove-input cell")
+        if only_python:
+            problems.append(f"{page}: interact() output changes only through Python and does "
+                            f"nothing on the site; use InteractiveFigure: {only_python}")
+    assert not problems, "\n".join(problems)
+
+
 def test_api_reference_builds_without_warnings(tmp_path):
     """The API page alone, with the book's autodoc settings: every docstring renders cleanly.
 
