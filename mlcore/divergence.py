@@ -231,22 +231,31 @@ def _fold_gaussians(count, s1, s2, s3, s4, shrinkage):
 
 
 def _prefix_curve(order, Z, Ks, shrinkage):
-    """D_AKL for each K of one repetition (one shuffled order), from prefix sums."""
+    """D_AKL for each K of one repetition (one shuffled order), from prefix sums.
+
+    Only the prefix sums at fold boundaries are needed: the sums over the
+    pieces between consecutive boundaries (``np.add.reduceat``), accumulated.
+    """
     m, d = Z.shape
     x = Z[order]
 
-    def prefix(values):      # cumulative sums with a leading 0, samples on the last axis
-        table = np.concatenate([np.zeros((1,) + values.shape[1:]), np.cumsum(values, axis=0)])
+    bounds = [_fold_bounds(m, K) for K in Ks]
+    starts = np.concatenate([b[0] for b in bounds])
+    stops = np.concatenate([b[1] for b in bounds])
+    which = np.repeat(np.arange(len(Ks)), Ks)
+    cuts = np.unique(np.concatenate([starts, stops]))    # every fold boundary of every K
+
+    def prefix(values):      # sums of values[:c] for each cut c, samples on the last axis
+        pieces = np.add.reduceat(values, cuts[:-1], axis=0)
+        table = np.concatenate([np.zeros((1,) + values.shape[1:]), np.cumsum(pieces, axis=0)])
         return np.ascontiguousarray(np.moveaxis(table, 0, -1))
 
     tables = [prefix(x), prefix(x[:, :, None] * x[:, None, :])]
     if shrinkage is not None:                  # the fourth moments only feed Ledoit-Wolf
         sq = np.sum(x * x, axis=1)
         tables += [prefix(sq[:, None] * x), prefix(sq * sq)]
-    bounds = [_fold_bounds(m, K) for K in Ks]
-    starts = np.concatenate([b[0] for b in bounds])
-    stops = np.concatenate([b[1] for b in bounds])
-    which = np.repeat(np.arange(len(Ks)), Ks)
+    starts, stops = np.searchsorted(cuts, starts), np.searchsorted(cuts, stops)
+    sizes = (cuts[stops] - cuts[starts]).astype(float)
     kl = np.empty(starts.size)
     for chunk in range(0, starts.size, _CHUNK):   # chunks that stay in the CPU cache
         a, b = starts[chunk:chunk + _CHUNK], stops[chunk:chunk + _CHUNK]
@@ -254,7 +263,7 @@ def _prefix_curve(order, Z, Ks, shrinkage):
         train = [t[..., -1:] - s for t, s in zip(tables, test)]
         if shrinkage is None:
             test, train = test + [None, None], train + [None, None]
-        count = (b - a).astype(float)
+        count = sizes[chunk:chunk + _CHUNK]
         mean_te, cov_te = _fold_gaussians(count, *test, shrinkage)
         mean_tr, cov_tr = _fold_gaussians(m - count, *train, shrinkage)
         kl[chunk:chunk + _CHUNK], singular = _batched_symmetric_kl(mean_te, cov_te,
