@@ -632,7 +632,8 @@ class DegreeSelectionFigure(InteractiveFigure):
         left.plot(self.x, self.y, "o", color="0.4", ms=4, label="data")
         left.plot(grid, sine_target(grid), "k--", lw=1, label="sin(pi x)")
         (self.fit,) = left.plot(grid, grid, color="C3", lw=2, label="fit")
-        left.set(xlabel="x", ylabel="y", ylim=(-2, 2))
+        left.set(xlabel="x", ylabel="y", ylim=(-2, 2), yticks=[-2, -1, 0, 1, 2],
+                 xticks=[-1, -0.5, 0, 0.5, 1])
         left.legend(loc="lower right", fontsize=8)
         degrees = np.arange(self.max_degree + 1)
         train, cv = degree_curves(self.x, self.y, degrees, random_state=0)
