@@ -43,8 +43,8 @@ from .widgets import InteractiveFigure
 __all__ = [
     "HYPOTHESIS_CLASSES", "VC_DIMENSIONS", "Threshold", "Interval", "HalfSpace", "Rectangle",
     "Disc", "is_realizable", "witness_hypotheses", "realizable_labelings", "shatters",
-    "labelings", "sauer_bound", "vc_bound_gap", "vc_sample_size", "margin_vc_bound",
-    "regular_simplex", "preset_points", "ShatteringExplorer",
+    "labelings", "erm_halfplane", "sauer_bound", "vc_bound_gap", "vc_sample_size",
+    "margin_vc_bound", "regular_simplex", "preset_points", "PRESETS", "ShatteringExplorer",
 ]
 
 HYPOTHESIS_CLASSES = ("threshold", "interval", "halfspace", "rectangle", "disc")
@@ -461,6 +461,44 @@ def shatters(points, *, hypothesis_class):
     False
     """
     return bool(realizable_labelings(points, hypothesis_class=hypothesis_class).all())
+
+
+def erm_halfplane(X, y):
+    """Exact empirical risk minimization with the 0-1 loss over half-planes.
+
+    Every labeling of the points by a half-plane is produced by one of the
+    O(n^2) candidates of the angular sweep, so the best candidate is an exact
+    minimizer of the training error (O(n^3) work; in R^n the problem is NP-hard).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, 2)
+    y : array-like of shape (n_samples,), 0/1 labels
+
+    Returns
+    -------
+    HalfSpace
+        A half-plane with the smallest number of training mistakes.
+
+    Examples
+    --------
+    >>> X = [[0, 0], [1, 0], [2, 0], [3, 0]]
+    >>> h = erm_halfplane(X, [0, 1, 0, 1])
+    >>> int((h.predict(X) != [0, 1, 0, 1]).sum())
+    1
+    """
+    X, _ = _check_points(X, "halfspace")
+    if X.shape[1] != 2:
+        raise ValueError(f"X must have shape (n_samples, 2) for half-planes, got shape {X.shape}.")
+    y = _check_labels(y, len(X))
+    unique = np.unique(X, axis=0)
+    if len(unique) == 1:
+        majority = 1.0 if 2 * y.sum() >= len(y) else -1.0  # one point: predict the majority
+        return HalfSpace(np.array([1.0, 0.0]), float(majority - unique[0, 0]))
+    W, b = _halfplane_candidates(unique)
+    mistakes = ((X @ W.T + b >= 0) != y[:, None]).sum(axis=0)
+    best = int(np.argmin(mistakes))
+    return HalfSpace(W[best], float(b[best]))
 
 
 # -- bounds -------------------------------------------------------------------

@@ -8,9 +8,9 @@ import pytest
 from scipy.special import comb
 from sklearn.svm import SVC
 
-from mlcore.vc import (PRESETS, ShatteringExplorer, is_realizable, labelings, margin_vc_bound,
-                       preset_points, realizable_labelings, regular_simplex, sauer_bound,
-                       shatters, vc_bound_gap, vc_sample_size, witness_hypotheses)
+from mlcore.vc import (PRESETS, ShatteringExplorer, erm_halfplane, is_realizable, labelings,
+                       margin_vc_bound, preset_points, realizable_labelings, regular_simplex,
+                       sauer_bound, shatters, vc_bound_gap, vc_sample_size, witness_hypotheses)
 
 RNG_SEED = 20260311
 
@@ -105,6 +105,7 @@ def test_combinatorial_enumeration_matches_linear_programming(cls):
             np.testing.assert_array_equal(fast, slow, err_msg=str(points.tolist()))
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_half_plane_realizability_matches_a_hard_margin_svm():
     # realizable: a (nearly) hard-margin linear SVM separates the labeling exactly;
     # not realizable: no linear classifier can, so the SVM (bounded effort) makes a mistake
@@ -258,3 +259,32 @@ def test_explorer_title_reports_the_enumeration(cls):
         points = points[:, :1] if DIM[cls] == 1 else points
         count = int(realizable_labelings(points, hypothesis_class=cls).sum())
         assert f": {count}/{2 ** len(points)} realizable" in figure.title.get_text()
+
+
+# -- exact 0-1 ERM over half-planes -------------------------------------------------------
+def test_erm_halfplane_beats_every_half_plane_on_a_fine_grid_and_the_convex_surrogates():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.svm import LinearSVC
+
+    rng = np.random.default_rng(RNG_SEED + 6)
+    X = rng.normal(size=(40, 2))
+    y = ((X[:, 0] + 0.5 * X[:, 1] + 0.8 * rng.normal(size=40)) > 0).astype(int)
+    errors = int((erm_halfplane(X, y).predict(X) != y).sum())
+    angles = np.linspace(0, 2 * np.pi, 3600, endpoint=False)
+    projections = X @ np.column_stack([np.cos(angles), np.sin(angles)]).T  # (n, 3600)
+    ranked = y[np.argsort(-projections, axis=0)]  # labels by decreasing projection
+    # labelling the top k of a direction 1: mistakes = zeros among them + ones below them
+    zeros_on_top = np.vstack([np.zeros(len(angles)), np.cumsum(1 - ranked, axis=0)])
+    ones_below = y.sum() - np.vstack([np.zeros(len(angles)), np.cumsum(ranked, axis=0)])
+    assert errors <= (zeros_on_top + ones_below).min()
+    for model in (LogisticRegression(C=np.inf), LinearSVC(C=10.0)):
+        assert errors <= int((model.fit(X, y).predict(X) != y).sum())
+    assert errors == 0 or not is_realizable(X, y, hypothesis_class="halfspace")[0]
+
+
+def test_erm_halfplane_is_zero_exactly_on_realizable_labelings():
+    points = np.random.default_rng(RNG_SEED + 7).normal(size=(6, 2))
+    realizable = realizable_labelings(points, hypothesis_class="halfspace")
+    for bits, labels in enumerate(labelings(6)):
+        mistakes = int((erm_halfplane(points, labels).predict(points) != labels).sum())
+        assert (mistakes == 0) == realizable[bits]
