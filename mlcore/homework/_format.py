@@ -208,10 +208,9 @@ def _stub_line(line: str) -> str:
         node = ast.parse(code).body
     except SyntaxError:
         node = []
-    if len(node) == 1 and isinstance(node[0], ast.Assign):
-        return indent + " = ".join(ast.unparse(t) for t in node[0].targets) + " = ..."
-    if len(node) == 1 and isinstance(node[0], ast.AnnAssign):
-        return f"{indent}{ast.unparse(node[0].target)}: {ast.unparse(node[0].annotation)} = ..."
+    if len(node) == 1 and isinstance(node[0], (ast.Assign, ast.AnnAssign)) and node[0].value:
+        # Keep the target as written: everything before the assigned value.
+        return indent + code[: node[0].value.col_offset].rstrip() + " ..."
     return indent + "..."
 
 

@@ -218,9 +218,11 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=()) -> Su
         for event in dead:
             notes.append(f"Grading stopped: {event.get('reason')}.")
         if not result.finished and not dead:
+            last = (result.stderr.strip().splitlines() or [""])[-1][:300]
             notes.append("The grading process ended early (exit code "
                          f"{result.returncode}): the notebook exited, crashed or hit a resource "
-                         "limit; the checks it had not reached score zero.")
+                         "limit; the checks it had not reached score zero."
+                         + (f" Its last message: {last}" if last else ""))
     else:
         status = "ok"
     return Submission(name, scores, status, notes + student_errors, failures)

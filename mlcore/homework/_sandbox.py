@@ -161,9 +161,11 @@ def _command(workdir: Path, hide: list, isolation: str) -> list:
         return command
     wrap = [shutil.which("bwrap"), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
             "--tmpfs", "/tmp"]
-    for path in hide:
-        if _hideable(Path(path), workdir):
-            wrap += ["--tmpfs", str(Path(path).resolve())]
+    hidden = sorted({Path(p).resolve() for p in hide if _hideable(Path(p), workdir)})
+    for path in hidden:
+        if not any(other in path.parents for other in hidden):
+            # An empty, read-only folder in place of the real one.
+            wrap += ["--tmpfs", str(path), "--remount-ro", str(path)]
     wrap += ["--bind", str(workdir), str(workdir), "--chdir", str(workdir),
              "--unshare-all", "--die-with-parent", "--new-session", "--"]
     return wrap + command

@@ -19,6 +19,7 @@ Job keys: ``cells`` (list of code strings), ``cell_timeout`` (seconds),
 """
 
 import json
+import math
 import os
 import sys
 
@@ -52,12 +53,13 @@ def _short(text):
 
 def main():
     job = json.loads(sys.stdin.read())
-    # Keep a private copy of stdout for the events, then point fds 0-2 at
+    # Keep a private copy of stdout for the events, then point fds 0 and 1 at
     # /dev/null so that nothing the kernel or its children print is mistaken
-    # for an event, and nothing can read the job again.
+    # for an event, and nothing can read the job again. Stderr stays: the
+    # grader shows its last line when a run ends early.
     events = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
+    for fd in (0, 1):
         os.dup2(null, fd)
 
     def emit(**event):
@@ -76,12 +78,13 @@ def main():
     nb = nbformat.v4.new_notebook()
     for n, source in enumerate(job["cells"]):
         nb.cells.append(nbformat.v4.new_code_cell(source, id=f"c{n}"))
-    client = NotebookClient(nb, timeout=job["cell_timeout"], allow_errors=True,
-                            kernel_name="python3", record_timing=False,
-                            store_widget_state=False, skip_cells_with_tag="",
-                            shutdown_kernel="immediate",
-                            resources={"metadata": {"path": job["workdir"]}})
+    timeout = int(math.ceil(job["cell_timeout"]))   # nbclient wants whole seconds
     try:
+        client = NotebookClient(nb, timeout=timeout, allow_errors=True,
+                                kernel_name="python3", record_timing=False,
+                                store_widget_state=False, skip_cells_with_tag="",
+                                shutdown_kernel="immediate",
+                                resources={"metadata": {"path": job["workdir"]}})
         with client.setup_kernel():
             process = getattr(client.km.provisioner, "process", None)
             emit(event="kernel", pid=getattr(process, "pid", None))
@@ -101,7 +104,7 @@ def main():
                 else:
                     emit(event="cell", n=n, ok=False, ename=_short(error.get("ename", "")),
                          evalue=_short(error.get("evalue", "")))
-    except Exception as error:   # kernel failed to start, or died during shutdown
+    except Exception as error:   # the kernel failed to start, or died at shutdown
         emit(event="dead", n=None, reason=_short(f"{type(error).__name__}: {error}"))
     emit(event="done")
 

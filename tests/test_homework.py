@@ -1,0 +1,385 @@
+"""The homework tool: exercise format, student edition, autograder, hostile submissions.
+
+The hostile-submission suite runs on chapter 1 once it exists (else on the
+fixture chapter ``tests/homework_fixtures/99_tiny_chapter.ipynb``); every
+other chapter with exercises is checked for full marks on its solution and
+zero on its untouched student edition, found by glob.
+"""
+
+import copy
+import csv
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from mlcore.homework import (FormatError, Limits, add_extra_tests, assign, autograder_notebook,
+                             bubblewrap_available, build_spec, find_chapters, grade_one,
+                             load_spec, merge_manual_scores, parse_questions, student_edition,
+                             stub_solution)
+from mlcore.homework.__main__ import main as cli
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "homework_fixtures" / "99_tiny_chapter.ipynb"
+CHAPTER_1 = sorted((ROOT / "chapters").glob("01_*.ipynb"))
+HOSTILE_SOURCE = CHAPTER_1[0] if CHAPTER_1 else FIXTURE
+CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
+
+
+def _nb(path=FIXTURE):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def _sources(nb):
+    return "\n".join("".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+                     for c in nb["cells"])
+
+
+def _code(source, cell_id):
+    return {"cell_type": "code", "id": cell_id, "metadata": {}, "execution_count": None,
+            "outputs": [], "source": source}
+
+
+# ---------------------------------------------------------------- the format
+
+
+def test_fixture_parses_to_its_three_questions():
+    questions = parse_questions(_nb())
+    assert [(q.name, q.points, q.manual) for q in questions] == [
+        ("ex99-sigmoid", 2.0, False), ("ex99-mse", 3.0, False), ("ex99-gradient", 1.0, True)]
+    assert [len(q.test_cells) for q in questions] == [2, 3, 0]
+    assert [sum(h for _, h in q.test_cells) for q in questions] == [1, 2, 0]
+
+
+@pytest.mark.parametrize("source, stub", [
+    ("def f(x):\n    # BEGIN SOLUTION\n    y = x + 1\n    return y\n    # END SOLUTION\n",
+     "def f(x):\n    ...\n"),
+    ("a = 1\nb = np.sum(a)  # SOLUTION\nc = 3", "a = 1\nb = ...\nc = 3"),
+    ("x, y = f()  # SOLUTION", "x, y = ..."),
+    ("w: float = 2.0  # SOLUTION", "w: float = ..."),
+    ("for x in xs:\n    plt.plot(x)  # SOLUTION", "for x in xs:\n    ..."),
+])
+def test_stub_replaces_exactly_the_marked_part(source, stub):
+    assert stub_solution(source) == stub
+
+
+@pytest.mark.parametrize("source, message", [
+    ("x = 1", "no '# BEGIN SOLUTION'"),
+    ("# BEGIN SOLUTION\nx = 1", "never closed"),
+    ("x = 1\n# END SOLUTION", "without a '# BEGIN SOLUTION'"),
+    ("# BEGIN SOLUTION\n# BEGIN SOLUTION\n# END SOLUTION", "inside another"),
+    ("if x:\n# BEGIN SOLUTION\n    y = 1\n# END SOLUTION", "invalid Python"),
+])
+def test_stub_rejects_bad_markers(source, message):
+    with pytest.raises(FormatError, match=message):
+        stub_solution(source)
+
+
+def _broken(mutate):
+    nb = _nb()
+    mutate(nb["cells"])
+    return nb
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda c: c[4]["metadata"]["tags"].remove("points:2"), "exactly one 'points:N'"),
+    (lambda c: c[4]["metadata"]["tags"].append("points:3"), "exactly one 'points:N'"),
+    (lambda c: c[4]["metadata"].update(tags=["exercise", "points:-1"]), "positive number"),
+    (lambda c: c[4].update(source="```{exercise} No label\n```"), "exactly one ':label:'"),
+    (lambda c: c[13].update(source=c[4]["source"]), "used by two exercises"),
+    (lambda c: c[3]["metadata"].update(tags=["tests"]), "before any cell tagged 'exercise'"),
+    (lambda c: c[20]["metadata"]["tags"].remove("manual"), "has no cell tagged 'tests'"),
+    (lambda c: c[6]["metadata"].update(tags=[]), "has no code cell tagged 'solution'"),
+    (lambda c: c[9]["metadata"].update(tags=["tests", "hidden-tests"]), "either a solution"),
+    (lambda c: c[13]["metadata"]["tags"].append("manual"), "tagged 'manual' but has test"),
+])
+def test_format_errors_name_the_cell_and_the_fix(mutate, message):
+    with pytest.raises(FormatError, match=message):
+        student_edition(_broken(mutate), "99_tiny_chapter")
+
+
+def test_student_edition_hides_solutions_hidden_tests_and_heavy_cells():
+    nb = _nb()
+    student = student_edition(nb, "99_tiny_chapter")
+    text = _sources(student)
+    for cell in nb["cells"]:
+        tags = set(cell["metadata"].get("tags", []))
+        if tags & {"hidden-tests", "heavy"}:
+            assert cell["source"] not in text
+        if "tests" in tags:
+            assert cell["source"] in text
+    for secret in ("1.0 / (1.0 + np.exp(-z))", "np.mean((y - y_hat) ** 2)", "quotient rule",
+                   "part of the solution", "solution-start", "solution-end", "{solution}",
+                   "BEGIN SOLUTION", "# SOLUTION"):
+        assert secret not in text, secret
+    assert "def sigmoid(z):\n    ..." in text and "mse = ..." in text
+    assert all(c.get("outputs", []) == [] for c in student["cells"])
+    tags = [c["metadata"].get("tags", []) for c in student["cells"]]
+    assert tags[:3] == [["remove-cell", "macros"], ["remove-cell", "setup"], ["homework-note"]]
+    assert ["answer"] in tags
+    assert len({c["id"] for c in student["cells"]}) == len(student["cells"])
+    assert student["metadata"]["homework"]["questions"] == ["ex99-sigmoid", "ex99-mse",
+                                                           "ex99-gradient"]
+
+
+def test_autograder_keeps_every_test_and_drops_only_heavy_cells():
+    nb = _nb()
+    graded = autograder_notebook(nb, "99_tiny_chapter")
+    assert len(graded["cells"]) == len(nb["cells"]) - 1
+    assert "time.sleep(60)" not in _sources(graded)
+    spec = build_spec(graded, "99_tiny_chapter")
+    assert [len(q["tests"]) for q in spec["questions"]] == [2, 3, 0]
+    assert spec["questions"][0]["anchors"] == ["sol-sigmoid"]
+
+
+def test_parameters_are_checked_with_clear_errors(tmp_path):
+    with pytest.raises(ValueError, match="timeout must be > 0"):
+        Limits(timeout=-1)
+    with pytest.raises(ValueError, match="sandbox must be one of"):
+        Limits(sandbox="docker")
+    with pytest.raises(ValueError, match="CHAPTER must be a chapter number"):
+        find_chapters(["one"])
+    with pytest.raises(FileNotFoundError, match="no notebook for chapter 98"):
+        find_chapters(["98"], folder=tmp_path)
+    with pytest.raises(FileNotFoundError, match="not an autograder folder"):
+        load_spec(tmp_path)
+
+
+def test_extra_tests_are_added_as_hidden_tests_of_known_questions(tmp_path):
+    spec = build_spec(_nb(), "99_tiny_chapter")
+    (tmp_path / "ex99-mse.py").write_text("assert mse < 1, 'mse is too large'\n")
+    (tmp_path / "ex99-sigmoid").mkdir()
+    (tmp_path / "ex99-sigmoid" / "a.py").write_text("assert sigmoid(100) > 0.99\n")
+    extended = add_extra_tests(spec, tmp_path)
+    assert [len(q["tests"]) for q in extended["questions"]] == [3, 4, 0]
+    assert extended["questions"][1]["tests"][-1]["hidden"] is True
+    assert [len(q["tests"]) for q in spec["questions"]] == [2, 3, 0]   # not modified
+    (tmp_path / "ex99-gradient.py").write_text("assert True\n")
+    with pytest.raises(ValueError, match="not an autograded question.*ex99-sigmoid, ex99-mse"):
+        add_extra_tests(spec, tmp_path)
+
+
+def test_manual_scores_merge_and_are_validated(tmp_path):
+    spec = build_spec(_nb(), "99_tiny_chapter")
+    grades = tmp_path / "grades.csv"
+    grades.write_text("file,ex99-sigmoid,ex99-mse,ex99-gradient,total,status\n"
+                      "a.ipynb,2,1.5,,3.5,ok\nb.ipynb,0,0,,0,error\n")
+    manual = tmp_path / "manual.csv"
+    manual.write_text("file,ex99-gradient\na.ipynb,0.5\nb.ipynb,\n")
+    rows = merge_manual_scores(grades, manual, spec)
+    assert [(r["file"], r["ex99-gradient"], r["total"]) for r in rows] == [
+        ("a.ipynb", "0.5", "4"), ("b.ipynb", "", "0")]
+    for text, message in [("file,ex99-gradient\na.ipynb,2\n", r"must be a number in \[0, 1\]"),
+                          ("file,ex99-mse\na.ipynb,1\n", "not pen-and-paper questions"),
+                          ("file,ex99-gradient\nz.ipynb,1\n", "'z.ipynb' is not in"),
+                          ("name,ex99-gradient\na.ipynb,1\n", "needs a 'file' column")]:
+        manual.write_text(text)
+        with pytest.raises(ValueError, match=message):
+            merge_manual_scores(grades, manual, spec)
+
+
+# ------------------------------------------------- assign and verification
+
+
+@pytest.fixture(scope="module")
+def fixture_assigned(tmp_path_factory):
+    out = tmp_path_factory.mktemp("fixture_homework")
+    items = assign([FIXTURE], out, limits=Limits(timeout=120))
+    return out, items[0]
+
+
+def test_assign_writes_both_editions_and_verifies_them(fixture_assigned):
+    out, item = fixture_assigned
+    assert item.problems == []
+    assert (out / "student" / "99_tiny_chapter.ipynb").is_file()
+    assert (out / "autograder" / "99_tiny_chapter" / "autograder.json").is_file()
+    assert item.solution.scores == {"ex99-sigmoid": 2.0, "ex99-mse": 3.0, "ex99-gradient": None}
+    assert item.untouched.scores == {"ex99-sigmoid": 0.0, "ex99-mse": 0.0,
+                                     "ex99-gradient": None}
+    assert (item.solution.status, item.untouched.status) == ("ok", "error")
+
+
+def test_assign_reports_a_stub_that_already_passes(tmp_path):
+    nb = _nb()
+    nb["cells"][17]["source"] = "assert np.ndim(mse) == 0, 'mse should be one number'"
+    nb["cells"] = [c for c in nb["cells"] if c["id"] not in ("hidden-mse-1", "hidden-mse-2")]
+    path = tmp_path / "98_weak_tests.ipynb"
+    path.write_text(json.dumps(nb))
+    item, = assign([path], tmp_path / "out", limits=Limits(timeout=120))
+    assert len(item.problems) == 1
+    assert "ex99-mse: the untouched student edition already scores 3 of 3" in item.problems[0]
+
+
+# ------------------------------------------------------ hostile submissions
+
+
+def _hostile_cells(bad):
+    """A sandbox-escaping cell's source, keyed by name."""
+    outside = bad / "written-outside.txt"
+    victim = bad / "submissions" / "a_solution.ipynb"
+    return {
+        "loop": "import time\nwhile True:\n    time.sleep(0.5)",
+        "exit_kernel": "import os\nos._exit(1)",
+        "raises": "raise RuntimeError('a student error')",
+        "sys_exit": "import sys\nsys.exit(3)",
+        "memory": "hog = bytearray(8 * 2**30)",
+        "deletes": f"import os, shutil\nshutil.rmtree(os.getcwd())\nos.remove(r'{victim}')",
+        "writes": f"with open(r'{outside}', 'w') as f:\n    f.write('escaped')",
+    }
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    """Assign HOSTILE_SOURCE, then grade a folder of normal and hostile submissions."""
+    root = tmp_path_factory.mktemp("hostile")
+    start = time.perf_counter()
+    item, = assign([HOSTILE_SOURCE], root / "out", limits=Limits(timeout=300))
+    solution_seconds = (time.perf_counter() - start) / 2
+    assert item.problems == [], item.problems
+    autograder = item.autograder
+    spec = load_spec(autograder)
+    solution = json.loads((autograder / f"{item.chapter}.ipynb").read_text())
+    student = json.loads(item.student.read_text())
+    coded = [q for q in spec["questions"] if not q["manual"]]
+    first = coded[0]
+    folder = root / "submissions"
+    folder.mkdir()
+
+    def save(name, nb):
+        (folder / f"{name}.ipynb").write_text(json.dumps(nb))
+
+    save("a_solution", solution)
+    save("untouched", student)
+    partial = copy.deepcopy(student)
+    by_id = {c["id"]: c for c in solution["cells"]}
+    for cell in partial["cells"]:
+        if cell["id"] in first["anchors"]:
+            cell["source"] = by_id[cell["id"]]["source"]
+    save("partial", partial)
+    anchor = max(i for i, c in enumerate(solution["cells"]) if c["id"] in first["anchors"])
+    for name, source in _hostile_cells(root).items():
+        nb = copy.deepcopy(solution)
+        nb["cells"].insert(anchor + 1, _code(source, f"hostile-{name}"))
+        save(name, nb)
+    (folder / "not_json.ipynb").write_text('{"cells": [oops')
+    extra = root / "extra"
+    extra.mkdir()
+    # A teacher's private test: here a copy of the question's first test.
+    (extra / f"{first['name']}.py").write_text(first["tests"][0]["source"])
+    manual = [q for q in spec["questions"] if q["manual"]]
+    args = ["grade", str(autograder), str(folder), "--out", str(root / "grades.csv"),
+            "--extra-tests", str(extra), "--timeout", str(max(30, 4 * solution_seconds)),
+            "--memory", "3072", "--jobs", "2"]
+    if manual:
+        scores = root / "manual.csv"
+        scores.write_text(f"file,{manual[0]['name']}\na_solution.ipynb,{manual[0]['points']}\n")
+        args += ["--manual-scores", str(scores)]
+    start = time.perf_counter()
+    assert cli(args) == 0
+    seconds = time.perf_counter() - start
+    with open(root / "grades.csv", newline="") as handle:
+        rows = {r["file"].removesuffix(".ipynb"): r for r in csv.DictReader(handle)}
+    return dict(root=root, spec=spec, rows=rows, first=first, coded=coded, manual=manual,
+                seconds=seconds, folder=folder)
+
+
+def _scores(row, questions):
+    return {q["name"]: float(row[q["name"]]) for q in questions}
+
+
+def test_grades_csv_has_the_documented_columns(hostile):
+    names = [q["name"] for q in hostile["spec"]["questions"]]
+    header = list(next(iter(hostile["rows"].values())).keys())
+    assert header == ["file", *names, "total", "status"]
+    assert len(hostile["rows"]) == 11
+
+
+def test_solution_partial_and_untouched_scores(hostile):
+    rows, coded = hostile["rows"], hostile["coded"]
+    full = {q["name"]: q["points"] for q in coded}
+    first_only = {q["name"]: (q["points"] if q is hostile["first"] else 0.0) for q in coded}
+    assert (_scores(rows["a_solution"], coded), rows["a_solution"]["status"]) == (full, "ok")
+    assert _scores(rows["untouched"], coded) == dict.fromkeys(full, 0.0)
+    assert _scores(rows["partial"], coded) == first_only
+    manual_points = sum(q["points"] for q in hostile["manual"][:1])
+    assert float(rows["a_solution"]["total"]) == pytest.approx(sum(full.values()) + manual_points)
+
+
+@pytest.mark.parametrize("name, status, kept", [
+    ("loop", "timeout", "first"), ("exit_kernel", "error", "first"),
+    ("raises", "error", "all"), ("sys_exit", "error", "all"), ("memory", "error", "all"),
+])
+def test_hostile_submission_gets_its_status_and_zero_for_what_it_broke(hostile, name, status,
+                                                                       kept):
+    row, coded = hostile["rows"][name], hostile["coded"]
+    expected = {q["name"]: (q["points"] if kept == "all" or q is hostile["first"] else 0.0)
+                for q in coded}
+    assert (row["status"], _scores(row, coded)) == (status, expected)
+
+
+def test_files_outside_the_folder_are_protected_under_bubblewrap(hostile):
+    rows, coded = hostile["rows"], hostile["coded"]
+    full = {q["name"]: q["points"] for q in coded}
+    assert _scores(rows["deletes"], coded) == full
+    assert _scores(rows["writes"], coded) == full
+    assert rows["a_solution"]["status"] == "ok"          # graded although "deletes" ran first
+    written = (hostile["root"] / "written-outside.txt").exists()
+    kept = (hostile["folder"] / "a_solution.ipynb").exists()
+    if bubblewrap_available():
+        # The write lands in the sandbox's private /tmp, if anywhere: never outside.
+        assert rows["deletes"]["status"] == "error"
+        assert not written and kept
+    else:
+        pytest.skip("bubblewrap cannot create namespaces here: files outside the folder are "
+                    "protected only by the filesystem's permissions")
+
+
+def test_unreadable_submission(hostile):
+    row = hostile["rows"]["not_json"]
+    assert row["status"] == "unreadable"
+    assert all(float(row[q["name"]]) == 0 for q in hostile["coded"])
+
+
+def test_feedback_says_which_checks_failed_and_why(hostile):
+    folder = hostile["root"] / "grades_feedback"
+    assert len(list(folder.glob("*.md"))) == 11
+    untouched = (folder / "untouched.md").read_text()
+    assert "Status: **" in untouched and "failed public check 1 of" in untouched
+    assert "failed hidden check" in untouched
+    loop = (folder / "loop.md").read_text()
+    assert "ran longer than" in loop and "not run" in loop
+    assert "could not be graded" in (folder / "not_json.md").read_text()
+    assert "failed" not in (folder / "a_solution.md").read_text()
+
+
+def test_grading_is_quick_per_submission(hostile):
+    # 11 submissions, one of which runs until the timeout, two at a time.
+    assert hostile["seconds"] / 11 < 60
+
+
+# ---------------------------------------------- every chapter, by glob
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_chapter_solution_gets_full_marks_and_its_student_edition_none(chapter, tmp_path):
+    if not parse_questions(_nb(chapter)):
+        pytest.skip(f"{chapter.name} has no exercises yet")
+    if chapter == HOSTILE_SOURCE:
+        pytest.skip("chapter 1 is checked by the hostile-submission suite")
+    item, = assign([chapter], tmp_path, limits=Limits(timeout=300))
+    assert item.problems == []
+    coded = {n: s for n, s in item.solution.scores.items() if s is not None}
+    assert item.solution.status == "ok"
+    assert all(s == 0 for n, s in item.untouched.scores.items() if n in coded)
+
+
+def test_check_command_runs_the_public_tests(fixture_assigned, capsys):
+    out, item = fixture_assigned
+    assert cli(["check", str(item.student), "--timeout", "120"]) == 1
+    text = capsys.readouterr().out
+    assert "failed public check 1 of 1" in text and "hidden check" not in text
+    solution = grade_one("x", (out / "autograder" / "99_tiny_chapter" /
+                               "99_tiny_chapter.ipynb").read_bytes(),
+                         build_spec(_nb(item.student), "99_tiny_chapter"), Limits(timeout=120))
+    assert solution.scores == {"ex99-sigmoid": 2.0, "ex99-mse": 3.0, "ex99-gradient": None}
