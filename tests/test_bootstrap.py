@@ -13,8 +13,9 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from mlcore.bootstrap import (BootstrapOutOfBag, bootstrap_distribution, bootstrap_error,
                               bootstrap_error_report, bootstrap_indices, bootstrap_interval,
-                              bootstrap_se, draw_counts, gaussian_classes, never_drawn_probability,
-                              simulate_error_estimates)
+                              bootstrap_se, draw_counts, gaussian_classes, interval_coverage,
+                              never_drawn_probability, simulate_error_estimates)
+from mlcore.bootstrap import _interval
 
 
 @pytest.fixture
@@ -325,6 +326,44 @@ def test_percentile_interval_covers_the_mean_about_95_percent_of_the_time():
             for _ in range(200)]
     # the low end lies below 0 whenever the interval's low side covers; upper side symmetric
     assert 0.95 < np.mean(hits) <= 1.0
+
+
+def _exponential(rng, size):
+    return rng.exponential(size=size)
+
+
+def test_interval_coverage_equals_a_loop_over_data_sets():
+    got = interval_coverage(np.median, _exponential, np.log(2), 15, n_datasets=150, n_resamples=300,
+                            confidence=0.9, random_state=5)
+    rng, hits = np.random.default_rng(5), {"percentile": 0, "basic": 0, "BCa": 0}
+    for k in (100, 50):                         # the same draws, one data set at a time
+        data = _exponential(rng, (k, 15))
+        idx = rng.integers(0, 15, size=(k, 300, 15))
+        for row in range(k):
+            x = data[row]
+            jackknife = np.array([np.median(np.delete(x, i)) for i in range(15)])
+            for method in hits:
+                low, high = _interval(np.median(x[idx[row]], axis=1), np.median(x), jackknife,
+                                      method, 0.9)
+                hits[method] += low <= np.log(2) <= high
+    assert got == {method: count / 150 for method, count in hits.items()}
+
+
+def test_interval_coverage_is_near_nominal_for_normal_means():
+    normal = lambda rng, size: rng.normal(size=size)  # noqa: E731
+    cover = interval_coverage(np.mean, normal, 0.0, 50, n_datasets=1000, n_resamples=500,
+                              random_state=0)
+    assert all(0.91 < c < 0.98 for c in cover.values()), cover
+    skewed = interval_coverage(np.mean, _exponential, 1.0, 10, n_datasets=1000, n_resamples=500,
+                               random_state=0)
+    assert skewed["basic"] < skewed["BCa"] < 0.95, "small skewed samples under-cover"
+
+
+def test_interval_coverage_input_errors():
+    with pytest.raises(ValueError, match="methods must be one of"):
+        interval_coverage(np.mean, _exponential, 1.0, 10, methods=["bca"])
+    with pytest.raises(ValueError, match="n_datasets"):
+        interval_coverage(np.mean, _exponential, 1.0, 10, n_datasets=0)
 
 
 # ----------------------------------------------------------------- simulation
