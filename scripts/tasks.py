@@ -1,6 +1,7 @@
 """The project's commands: one file, plain Python, so it runs on Linux, macOS and Windows.
 
     python scripts/tasks.py book    # build the website into _build/html
+    python scripts/tasks.py book --no-solutions   # for a class: _build/student/_build/html
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
     python scripts/tasks.py lab     # JupyterLab on the chapters, live widgets
     python scripts/tasks.py lock    # regenerate requirements.txt from requirements.in
@@ -90,8 +91,31 @@ def build_book(python: Path, *, fresh: bool = False) -> Path:
     return index
 
 
+def build_student_book(python: Path, *, fresh: bool = False) -> Path:
+    """Build the site without exercise solutions into _build/student/_build/html (for a class)."""
+    out = BUILD / "student"
+    if fresh and out.exists():
+        shutil.rmtree(out)
+    config = out / "student_config.yml"
+    # The book's _config.yml plus mlcore.homework.sphinx_student, which removes
+    # every solution (sphinx-exercise's hide_solutions leaves gated solutions' cells).
+    _run(python, "-c", "import sys; from mlcore.homework.sphinx_student import "
+         "write_student_config as w; w(sys.argv[1], sys.argv[2])", ROOT, config)
+    start = time.perf_counter()
+    _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
+         "--config", config, "--path-output", out, "--warningiserror", "--keep-going", "--all",
+         env=_env())
+    index = out / "_build" / "html" / "index.html"
+    print(f"\nBuilt the student site (no solutions) in {time.perf_counter() - start:.0f} s: "
+          f"open {index}")
+    return index
+
+
 def cmd_book(argv: list[str]) -> None:
-    build_book(ensure_venv(), fresh="--fresh" in argv)
+    if "--no-solutions" in argv:
+        build_student_book(ensure_venv(), fresh="--fresh" in argv)
+    else:
+        build_book(ensure_venv(), fresh="--fresh" in argv)
 
 
 def ensure_browser() -> None:
