@@ -289,12 +289,34 @@ class PageLog:
         self.http_errors: list[str] = []
         self.foreign: list[str] = []
         self.page_bytes: dict[str, int] = {}
+        self.pending = 0
+        page.on("request", lambda request: self._count(+1))
+        page.on("requestfinished", lambda request: self._count(-1))
+        page.on("requestfailed", lambda request: self._count(-1))
         page.on("console", self._on_console)
         page.on("pageerror", lambda error: self.page_errors.append(str(error)))
         page.on("requestfailed", lambda request: self.failed.append(
             f"{request.url} ({request.failure})"))
         page.on("response", self._on_response)
         page.route("**/*", self._route)
+
+    def _count(self, step: int) -> None:
+        self.pending += step
+
+    def settle(self, page, timeout_ms: int = 15_000) -> None:
+        """Wait until the page's requests have all finished (late loads are judged too).
+
+        Playwright's "networkidle" counts every connection in the browser and
+        times out on a busy machine; this counts only the page's requests.
+        """
+        waited = 0
+        quiet = 0
+        while waited < timeout_ms and quiet < 300:
+            page.wait_for_timeout(100)
+            waited += 100
+            quiet = quiet + 100 if self.pending <= 0 else 0
+        if self.pending > 0:
+            self.failed.append(f"{self.pending} request(s) still pending after {timeout_ms} ms")
 
     def _on_console(self, message) -> None:
         if message.type != "error":
@@ -515,7 +537,7 @@ def test_page_works_offline(path, server, browser, weights):
         problems += _check_widget_figures(page)
         problems += _check_self_checks(page)
         problems += _check_dark_mode_images(page)
-        page.wait_for_load_state("networkidle")
+        log.settle(page)
         _screenshots(page, path)
         problems += log.problems()
         weight = sum(log.page_bytes.values())
