@@ -136,10 +136,10 @@ def _add_static_paths(app) -> None:
 
 
 def _drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> None:
-    # sphinx-thebe and sphinx-togglebutton register their inline configuration
-    # scripts twice in a Jupyter Book build (their env-before-read-docs hook
-    # runs twice); the second ``const THEBE_JS_URL`` is a SyntaxError on every
-    # page. Keep the first of identical scripts.
+    # In a Jupyter Book build the inline configuration scripts of sphinx-thebe
+    # and sphinx-togglebutton reach every page twice (once with filename None,
+    # once with "", so Sphinx's own de-duplication misses them); the second
+    # ``const THEBE_JS_URL`` is a SyntaxError on every page. Keep the first.
     scripts = context.get("script_files")
     if not scripts:
         return
