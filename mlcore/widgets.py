@@ -95,6 +95,8 @@ class InteractiveFigure(ABC):
 
     figsize: tuple[float, float] = (7.0, 3.6)
     dpi: int = 80
+    #: Keep the layout computed for the default parameters (fast redraws).
+    freeze_layout: bool = True
 
     def __init__(self, *, figsize=None, dpi=None):
         if figsize is not None:
@@ -108,6 +110,12 @@ class InteractiveFigure(ABC):
         self._controls = self.controls()
         self.setup(self.fig)
         self.update(**self.defaults())
+        if self.freeze_layout:
+            # Lay the figure out once, then keep that layout: constrained layout
+            # otherwise re-measures every tick label on every redraw, about half
+            # the cost of a slider move or an animation frame.
+            self.fig.canvas.draw()
+            self.fig.set_layout_engine("none")
 
     # -- what a subclass writes -------------------------------------------
     @abstractmethod
