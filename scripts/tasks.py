@@ -118,38 +118,51 @@ def cmd_book(argv: list[str]) -> None:
         build_book(ensure_venv(), fresh="--fresh" in argv)
 
 
-def ensure_browser() -> None:
-    """Install Debian's Chromium for the site's browser test when it is missing and we can.
+def _ensure_debian_package(binary: Path, package: str, purpose: str) -> None:
+    """Install Debian's ``package`` (which provides ``binary``) when missing and we can.
 
-    tests/test_site.py drives ``/usr/bin/chromium`` (or ``$CHROMIUM``) with
-    Playwright; it never downloads a browser of its own. Where the browser
-    cannot be installed (not root, no apt-get), the browser tests skip with
-    the reason, and fail under CI=true.
+    Where it cannot be installed (not root, no apt-get), say what is skipped.
     """
-    chromium = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-    if chromium.exists():
+    if binary.exists():
         return
     apt = shutil.which("apt-get")
     is_root = hasattr(os, "geteuid") and os.geteuid() == 0
     if apt and is_root:
-        print("Installing Chromium for the browser test of the site ...", flush=True)
+        print(f"Installing {package} for {purpose} ...", flush=True)
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        for command in ([apt, "update", "-qq"], [apt, "install", "-y", "-qq", "chromium"]):
+        for command in ([apt, "update", "-qq"], [apt, "install", "-y", "-qq", package]):
             if subprocess.run(command, env=env).returncode:
                 break
-        if chromium.exists():
+        if binary.exists():
             return
-        reason = "apt-get could not install chromium"
+        reason = f"apt-get could not install {package}"
     else:
         reason = "no apt-get on this system" if not apt else "not running as root"
-    print(f"No browser at {chromium} ({reason}): the browser tests of the site will be "
-          "skipped (under CI=true they fail). Install Chromium, or set CHROMIUM to its path.",
+    print(f"No {binary} ({reason}): {purpose} is skipped or degraded; install {package}.",
           flush=True)
+
+
+def ensure_browser() -> None:
+    """Debian's Chromium for the site's browser test (never a downloaded browser).
+
+    tests/test_site.py drives ``/usr/bin/chromium`` (or ``$CHROMIUM``) with
+    Playwright. Without it the browser tests skip with the reason, and fail
+    under CI=true.
+    """
+    _ensure_debian_package(Path(os.environ.get("CHROMIUM", "/usr/bin/chromium")), "chromium",
+                           "the browser test of the site")
+
+
+def ensure_sandbox() -> None:
+    """bubblewrap, which makes the grader's sandbox read-only outside a submission's folder."""
+    _ensure_debian_package(Path("/usr/bin/bwrap"), "bubblewrap",
+                           "the homework grader's filesystem isolation")
 
 
 def cmd_test(argv: list[str]) -> None:
     python = ensure_venv()
     ensure_browser()
+    ensure_sandbox()
     start = time.perf_counter()
     build_book(python)
     # One pytest run so that its closing line counts everything: unit tests,
