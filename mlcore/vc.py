@@ -661,9 +661,9 @@ class ShatteringExplorer(InteractiveFigure):
     """
 
     benchmark = ("preset", list(PRESETS))
-    figsize = (6.2, 6.6)
-    dpi = 64
-    _RES = 40    # pixels per panel side
+    figsize = (8.0, 5.6)
+    dpi = 72
+    _RES = 52    # pixels per panel side
     _VIEW = 1.2  # a panel shows [-1.2, 1.2]^2
 
     def controls(self):
@@ -699,7 +699,7 @@ class ShatteringExplorer(InteractiveFigure):
         self.ones = self.ax.scatter([], [], s=22, c="#111827", zorder=3, label="label 1")
         self.zeros = self.ax.scatter([], [], s=22, marker="s", facecolors="white",
                                      edgecolors="#b91c1c", linewidths=1.2, zorder=3)
-        self.title = fig.suptitle("", fontsize=10)
+        self.title = fig.suptitle("", fontsize=12)
         r = self._RES
         u = ((np.arange(r) + 0.5) / r - 0.5) * 2 * self._VIEW / 0.9
         self.grid = np.column_stack([np.tile(u, r), np.repeat(-u, r)])  # row-major pixels
@@ -712,7 +712,7 @@ class ShatteringExplorer(InteractiveFigure):
         one_d = _DIMENSION.get(hypothesis_class) == 1
         found = witness_hypotheses(X[:, :1] if one_d else X, hypothesis_class=hypothesis_class)
         n, r = len(X), self._RES
-        rows = 2 ** (n // 2)
+        rows = {0: 1, 1: 1, 2: 1, 3: 2, 4: 2, 5: 4, 6: 8}[n]  # wide grids for a wide figure
         cols = 2 ** n // rows
         panels = np.full((2 ** n, r, r), 3)  # impossible unless a witness exists
         for bits, h in found.items():
@@ -730,6 +730,9 @@ class ShatteringExplorer(InteractiveFigure):
         x = panel % cols + 0.5 + np.tile(X[:, 0], 2 ** n) * 0.45 / self._VIEW
         y = rows - panel // cols - 0.5 + np.tile(X[:, 1], 2 ** n) * 0.45 / self._VIEW
         flat = labels.ravel().astype(bool)
+        size = {1: 60, 2: 50, 4: 40, 8: 16}[rows]
+        self.ones.set_sizes([size])
+        self.zeros.set_sizes([size])
         self.ones.set_offsets(np.column_stack([x[flat], y[flat]]))
         self.zeros.set_offsets(np.column_stack([x[~flat], y[~flat]]))
         self.ax.set(xlim=(0, cols), ylim=(0, rows))
