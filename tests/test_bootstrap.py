@@ -8,14 +8,14 @@ from scipy import stats
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LinearRegression
 from sklearn.metrics import accuracy_score, make_scorer, mean_squared_error, zero_one_loss
-from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.model_selection import GridSearchCV, KFold, LeaveOneOut, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
 from mlcore.bootstrap import (BootstrapOutOfBag, bootstrap_distribution, bootstrap_error,
                               bootstrap_error_report, bootstrap_indices, bootstrap_interval,
                               bootstrap_se, draw_counts, gaussian_classes, interval_coverage,
                               never_drawn_probability, simulate_error_estimates)
-from mlcore.bootstrap import _interval
+from mlcore.bootstrap import _cv_error, _interval
 
 
 @pytest.fixture
@@ -367,6 +367,14 @@ def test_interval_coverage_input_errors():
 
 
 # ----------------------------------------------------------------- simulation
+@pytest.mark.parametrize("cv", [KFold(10, shuffle=True, random_state=0), LeaveOneOut()], ids=str)
+def test_the_simulation_cv_errors_equal_cross_val_score(data, cv):
+    X, y = data
+    for estimator in (KNeighborsClassifier(1), LinearDiscriminantAnalysis()):
+        assert np.isclose(_cv_error(estimator, X, y, cv),
+                          1 - cross_val_score(estimator, X, y, cv=cv).mean())
+
+
 def test_simulation_is_deterministic_and_independent_of_n_jobs():
     kwargs = dict(n_repetitions=3, n_resamples=10, n_test=500, random_state=4)
     a = simulate_error_estimates(LinearDiscriminantAnalysis(), gaussian_classes, 20, **kwargs)
