@@ -34,7 +34,7 @@ from mlcore.divergence import kfold_kl_curve, max_n_folds, paper_datasets  # noq
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE_KS = [2, 5, 8, 9, 10, 11, 12, 13, 14, 15, 20]
-SEED = 2024
+SEED = 31415   # not the chapter's seed: its 100 shuffles stay independent of these
 
 
 def grids(X):
