@@ -9,7 +9,10 @@ out-of-bag estimate; mixing it with the training error gives Efron's .632
 estimator, and capping the mix by the error of guessing gives the .632+
 estimator of Efron & Tibshirani (:func:`bootstrap_error_report`). The same
 resamples give standard errors and confidence intervals of any statistic
-(:func:`bootstrap_se`, :func:`bootstrap_interval`). Chapter 6 of the book.
+(:func:`bootstrap_se`, :func:`bootstrap_interval`). Two simulations support
+chapter 6 of the book: :func:`simulate_error_estimates` compares the error
+estimates with cross-validation against the truth, and
+:func:`interval_coverage` measures how often the intervals cover it.
 """
 
 from __future__ import annotations
@@ -260,9 +263,9 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
       over the samples left out at least once;
     * ``no_information`` gamma = (1/m^2) sum_i sum_j L(y_i, f(x_j));
     * ``point632`` = .368 err + .632 Err1;
-    * ``relative_overfitting`` R' = (Err1' - err) / (gamma - err) with
-      Err1' = min(Err1, gamma) if Err1 > err and gamma > err, else 0, so
-      0 <= R' <= 1 (the papers' R clipped);
+    * ``relative_overfitting`` R' = (Err1' - err) / (gamma - err), with
+      Err1' = min(Err1, gamma), when Err1 > err and gamma > err; R' = 0
+      otherwise. So 0 <= R' <= 1: the papers' R, clipped;
     * ``point632plus`` = Err.632 + (Err1' - err) .368 .632 R' / (1 - .368 R')
       (eq. 32 of Efron & Tibshirani 1997), which is (1 - w) err + w Err1 with
       w = .632 / (1 - .368 R') when no clipping happens.
@@ -275,7 +278,9 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     n_resamples : int, default=200
         Number of bootstrap samples, >= 1.
     loss : None, "zero_one", "squared_error" or callable
-        ``loss(y_true, y_pred)``, the mean loss (lower is better); None is the 0-1 loss.
+        ``loss(y_true, y_pred)``, the *mean* of per-sample losses (lower is
+        better), like ``zero_one_loss`` or ``mean_squared_error``: Err1 and
+        gamma apply it to groups of predictions. None is the 0-1 loss.
     random_state : None, int, numpy Generator or RandomState
     n_jobs : int or None
         Fit the bootstrap models in parallel (joblib); None runs here.
