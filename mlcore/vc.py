@@ -670,7 +670,7 @@ class ShatteringExplorer(InteractiveFigure):
         import ipywidgets as w
 
         names = [(name, key) for key, name in _NAMES.items()]
-        small = w.Layout(width="210px")
+        small = w.Layout(width="185px")
         return {
             "hypothesis_class": w.Dropdown(options=names, value="halfspace", description="class",
                                            layout=small),
