@@ -1,7 +1,7 @@
 """Generalization bounds for finite hypothesis classes, and a Monte Carlo check of them.
 
 Chapter 2. For k classifiers and m i.i.d. examples, Hoeffding's inequality and
-the union bound give P(exists h: |eps(h) - eps_hat(h)| > gamma) <= 2k exp(-2 gamma^2 m).
+the union bound give P(exists h: ``|eps(h) - eps_hat(h)| > gamma``) <= 2k exp(-2 gamma^2 m).
 The formula functions turn that around (how many samples, how small a gap)
 and accept scalars (returning Python numbers) or broadcasting arrays
 (returning arrays), so a figure draws a whole curve in one call. The
@@ -416,7 +416,7 @@ class UniformConvergenceResult:
     erm_error: np.ndarray
 
     def violation_rate(self, gamma=None):
-        """Fraction of training sets on which some h has |eps(h) - eps_hat(h)| > gamma."""
+        """Fraction of training sets on which some h has ``|eps(h) - eps_hat(h)| > gamma``."""
         gamma = self.gamma if gamma is None else gamma
         if gamma is None:
             raise ValueError("gamma must be given: the simulation was run with gamma=None.")
@@ -577,7 +577,7 @@ class SampleSizeFigure(InteractiveFigure):
 
 
 class ViolationRateFigure(InteractiveFigure):
-    """The observed P(max_h |eps(h) - eps_hat(h)| > gamma) beside the union bound, as m moves.
+    """The observed ``P(max_h |eps(h) - eps_hat(h)| > gamma)`` beside the union bound, as m moves.
 
     One Monte Carlo run per value of m (cached): ``n_trials`` training sets
     from the threshold problem with ``k`` hypotheses. The dashed vertical

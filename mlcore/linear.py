@@ -417,7 +417,7 @@ class LogisticRegressionGD(ClassifierMixin, BaseEstimator):
     intercept_ : ndarray of shape (1,)
     n_iter_ : int
         Gradient steps taken.
-    loss_curve_ : ndarray of shape (n_iter_ + 1,)
+    loss_curve_ : ndarray of shape ``(n_iter_ + 1,)``
         :math:`J` at the start and after every step.
     learning_rate_ : float
         The step size used (resolves ``"auto"``).
