@@ -65,7 +65,13 @@ def _coordinates(points, d):
 
 @dataclass(frozen=True)
 class Threshold:
-    """h(x) = 1 if x >= t (one-sided threshold on the line)."""
+    """h(x) = 1 if x >= t (one-sided threshold on the line).
+
+    Examples
+    --------
+    >>> Threshold(0.5).predict([0.0, 0.5, 1.0]).tolist()
+    [0, 1, 1]
+    """
     t: float
 
     def predict(self, points):
@@ -74,7 +80,13 @@ class Threshold:
 
 @dataclass(frozen=True)
 class Interval:
-    """h(x) = 1 if low <= x <= high."""
+    """h(x) = 1 if low <= x <= high.
+
+    Examples
+    --------
+    >>> Interval(0.0, 1.0).predict([-1.0, 0.5, 2.0]).tolist()
+    [0, 1, 0]
+    """
     low: float
     high: float
 
@@ -85,7 +97,13 @@ class Interval:
 
 @dataclass(frozen=True, eq=False)
 class HalfSpace:
-    """h(x) = 1 if weights . x + bias >= 0."""
+    """h(x) = 1 if weights . x + bias >= 0.
+
+    Examples
+    --------
+    >>> HalfSpace(np.array([1.0, 1.0]), -1.0).predict([[0, 0], [1, 1]]).tolist()
+    [0, 1]
+    """
     weights: np.ndarray
     bias: float
 
@@ -96,7 +114,13 @@ class HalfSpace:
 
 @dataclass(frozen=True, eq=False)
 class Rectangle:
-    """h(x) = 1 if lower <= x <= upper coordinate-wise (closed, axis-aligned)."""
+    """h(x) = 1 if lower <= x <= upper coordinate-wise (closed, axis-aligned).
+
+    Examples
+    --------
+    >>> Rectangle(np.zeros(2), np.ones(2)).predict([[0.5, 0.5], [0.5, 2.0]]).tolist()
+    [1, 0]
+    """
     lower: np.ndarray
     upper: np.ndarray
 
@@ -107,7 +131,13 @@ class Rectangle:
 
 @dataclass(frozen=True, eq=False)
 class Disc:
-    """h(x) = 1 if |x - center| <= radius (closed disc)."""
+    """h(x) = 1 if |x - center| <= radius (closed disc).
+
+    Examples
+    --------
+    >>> Disc(np.zeros(2), 1.0).predict([[0.6, 0.8], [1.0, 1.0]]).tolist()
+    [1, 0]
+    """
     center: np.ndarray
     radius: float
 
@@ -657,7 +687,16 @@ class ShatteringExplorer(InteractiveFigure):
     has no hypothesis of the class that produces its labeling. Threshold and
     interval classifiers read only the first coordinate (vertical bands).
     One axes, one image and two scatters for up to 64 panels: an update only
-    replaces their data.
+    replaces their data. *move point* picks a point (ignored beyond the set's
+    size) and *dx*, *dy* shift it from its preset position.
+
+    Examples
+    --------
+    >>> figure = ShatteringExplorer()
+    >>> figure.render(hypothesis_class="rectangle", preset="diamond")[1:4] == b"PNG"
+    True
+    >>> figure.title.get_text()
+    'rectangles, diamond: 16/16 realizable, shattered'
     """
 
     benchmark = ("preset", list(PRESETS))
