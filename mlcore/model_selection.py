@@ -52,6 +52,10 @@ __all__ = [
     "summarize_cv_study",
     "FoldAssignmentFigure",
     "DegreeSelectionFigure",
+    # chapter 5's choice of K, defined in mlcore.divergence (imported at the end)
+    "kfold_kl_curve",
+    "regularized_kl_criterion",
+    "select_n_folds",
 ]
 
 
@@ -661,3 +665,6 @@ class DegreeSelectionFigure(InteractiveFigure):
         self.marker.set_xdata([degree, degree])
         train, cv = self.curves
         self.title.set_text(f"degree {degree}: training {train[degree]:.3f}, CV {cv[degree]:.3f}")
+
+
+from .divergence import kfold_kl_curve, regularized_kl_criterion, select_n_folds  # noqa: E402,F401
