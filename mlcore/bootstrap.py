@@ -719,9 +719,8 @@ class BootstrapIntervalFigure(InteractiveFigure):
         self.theta_hat = float(self.statistic(self.data))
         wide = bootstrap_distribution(self.statistic, self.data, 4000, random_state=1)
         self.edges = np.linspace(*np.quantile(wide, [0.0005, 0.9995]), 41)
-        centers = (self.edges[1:] + self.edges[:-1]) / 2
-        self.bars = ax.bar(centers, np.zeros(40), width=np.diff(self.edges), color="C0", alpha=0.5,
-                           label="bootstrap replicates")
+        self.histogram = ax.stairs(np.zeros(40), self.edges, fill=True, color="C0", alpha=0.5,
+                                   label="bootstrap replicates")   # one artist, not 40 bars
         self.jackknife = np.array([self.statistic(row) for row in self.data[_jackknife_indices(m)]])
         ax.axvline(self.theta_hat, color="black", label="estimate on the data")
         self.lines = {name: [ax.axvline(0, color=c, ls=ls, label=f"95% {name}"), ax.axvline(0, color=c, ls=ls)]
@@ -732,8 +731,7 @@ class BootstrapIntervalFigure(InteractiveFigure):
     def update(self, n_resamples):
         reps = bootstrap_distribution(self.statistic, self.data, int(n_resamples), random_state=0)
         heights = np.histogram(reps, self.edges, density=True)[0]
-        for bar, height in zip(self.bars, heights):
-            bar.set_height(height)
+        self.histogram.set_data(values=heights)
         self.ax.set_ylim(0, 1.15 * max(heights.max(), 1e-9))
         text = []
         for name, (low_line, high_line) in self.lines.items():
