@@ -20,7 +20,7 @@ Half-spaces are decided by linear-programming feasibility (``linprog``); in
 the plane :func:`realizable_labelings` enumerates instead the O(n²) *angular
 cells* of directions (between two consecutive critical directions the order
 of the projections is fixed, and the realizable labelings for that order are
-its n + 1 prefixes). Discs lift to the paraboloid z = |x|²: a disc labeling is
+its n + 1 prefixes). Discs lift to the paraboloid ``z = |x|²``: a disc labeling is
 a set of lifted points below a plane, and every such set is reached from a
 circle through three points by a small tilt.
 """
@@ -131,7 +131,7 @@ class Rectangle:
 
 @dataclass(frozen=True, eq=False)
 class Disc:
-    """h(x) = 1 if |x - center| <= radius (closed disc).
+    """h(x) = 1 if ``|x - center| <= radius`` (closed disc).
 
     Examples
     --------
@@ -558,7 +558,7 @@ def vc_bound_gap(d, m, delta):
     """Uniform-convergence gap of the VC inequality with explicit constants.
 
     With probability at least 1 - delta, for every h in a class of VC
-    dimension d, |eps(h) - eps_hat(h)| <= sqrt(32 log(8 S(m) / delta) / m),
+    dimension d, ``|eps(h) - eps_hat(h)| <= sqrt(32 log(8 S(m) / delta) / m)``,
     where S(m) <= sum_{i <= d} C(m, i) is the growth function (Devroye,
     Györfi & Lugosi 1996, Theorem 12.5, with the Sauer–Shelah lemma).
 
