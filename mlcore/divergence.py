@@ -174,14 +174,19 @@ def _cholesky(cov, singular):
 
 
 def _forward_solve(chol, rhs):
-    """Solve L Y = B for lower-triangular L (d, d, F) and B (d, r, F), row by row, in place."""
+    """Solve L Y = B for lower-triangular L (d, d, F) and B (d, d + 1, F), in place.
+
+    B is ``[v, M]`` with M lower triangular, so row i of Y is zero beyond
+    column i + 1 and only those columns are updated (a third of the work).
+    """
     out = rhs.copy()
     scratch = np.empty_like(rhs[0])
     for i in range(chol.shape[0]):
+        width = i + 2
         for k in range(i):
-            np.multiply(chol[i, k], out[k], out=scratch)
-            out[i] -= scratch
-        out[i] /= chol[i, i]
+            np.multiply(chol[i, k], out[k, :width], out=scratch[:width])
+            out[i, :width] -= scratch[:width]
+        out[i, :width] /= chol[i, i]
     return out
 
 
@@ -190,7 +195,7 @@ def _batched_symmetric_kl(mean_a, cov_a, mean_b, cov_b):
 
     With Cholesky factors L_a, L_b: tr(S_b^-1 S_a) = ||L_b^-1 L_a||_F^2 and
     diff^T S_b^-1 diff = ||L_b^-1 diff||^2, so one forward substitution with
-    the columns [L_a, diff] gives both. Every step is one vector operation
+    the columns [diff, L_a] gives both. Every step is one vector operation
     over all F folds. Returns the KL values and a mask of singular pairs.
     """
     d = cov_a.shape[0]
@@ -199,7 +204,7 @@ def _batched_symmetric_kl(mean_a, cov_a, mean_b, cov_b):
     diff = (mean_a - mean_b)[:, None, :]
     total = np.zeros(cov_a.shape[2])
     for left, right in ((chol_b, chol_a), (chol_a, chol_b)):
-        solved = _forward_solve(left, np.concatenate([right, diff], axis=1))
+        solved = _forward_solve(left, np.concatenate([diff, right], axis=1))
         total += np.einsum("ijf,ijf->f", solved, solved)
     return 0.5 * total - d, singular
 
