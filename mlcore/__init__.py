@@ -33,6 +33,7 @@ from .widgets import *  # noqa: F403
 
 __version__ = "0.1.0"
 
-__all__ = [name for module in (linear, bounds, vc, model_selection, divergence, bootstrap,
-                               datasets, widgets)
-           for name in module.__all__]
+# model_selection re-exports divergence's K-fold functions: list each name once.
+__all__ = list(dict.fromkeys(name for module in (linear, bounds, vc, model_selection, divergence,
+                                                 bootstrap, datasets, widgets)
+                             for name in module.__all__))
