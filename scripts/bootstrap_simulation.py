@@ -57,7 +57,7 @@ def main(repetitions: int, n_jobs: int) -> None:
                 print(f"done: {data_name}, m = {m}, {name} ({time.perf_counter() - start:.0f} s)",
                       flush=True)
     table = pd.DataFrame(rows).set_index(["data", "m", "learner", "estimator"])
-    with pd.option_context("display.max_rows", None, "display.width", 120):
+    with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 160):
         print(table.round(3))
 
     coverage = {}
