@@ -161,6 +161,14 @@ def _command(workdir: Path, hide: list, isolation: str) -> list:
         return command
     wrap = [shutil.which("bwrap"), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
             "--tmpfs", "/tmp"]
+    # The private /tmp hides whatever lives under the real one; the Python
+    # environment and the mlcore checkout (an editable install) may be there
+    # (e.g. a repository cloned into /tmp), so show them again, read-only.
+    tmp = Path("/tmp").resolve()
+    for path in sorted({Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
+                        WORKER.parent.parent.parent.resolve()}):
+        if tmp in path.parents:
+            wrap += ["--ro-bind", str(path), str(path)]
     hidden = sorted({Path(p).resolve() for p in hide if _hideable(Path(p), workdir)})
     for path in hidden:
         if not any(other in path.parents for other in hidden):
