@@ -1,0 +1,127 @@
+"""Bounds of :mod:`mlcore.vc`: Sauer–Shelah, the VC gap and sample size, the margin bound.
+
+Also :func:`regular_simplex`, the point set that attains the margin bound.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import gammaln, logsumexp
+
+from .._validation import check_int, check_probability, check_real
+
+
+# -- bounds -------------------------------------------------------------------
+def sauer_bound(m, d):
+    """Sauer–Shelah bound on the growth function, sum_{i <= d} C(m, i) (exact int).
+
+    Examples
+    --------
+    >>> sauer_bound(10, 3), 2 ** 10
+    (176, 1024)
+    """
+    m = check_int(m, "m", low=0, why="it is the number of samples")
+    d = check_int(d, "d", low=0, why="it is the VC dimension")
+    return sum(math.comb(m, i) for i in range(min(d, m) + 1))
+
+
+def _log_sauer(m, d):
+    m = np.asarray(m, dtype=float)
+    i = np.arange(d + 1)[:, None] * np.ones(m.shape).ravel()[None]
+    mm = m.ravel()[None]
+    terms = np.where(i <= mm, gammaln(mm + 1) - gammaln(i + 1) - gammaln(np.maximum(mm - i, 0) + 1),
+                     -np.inf)
+    return logsumexp(terms, axis=0).reshape(m.shape)
+
+
+def vc_bound_gap(d, m, delta):
+    """Uniform-convergence gap of the VC inequality with explicit constants.
+
+    With probability at least 1 - delta, for every h in a class of VC
+    dimension d, ``|eps(h) - eps_hat(h)| <= sqrt(32 log(8 S(m) / delta) / m)``,
+    where S(m) <= sum_{i <= d} C(m, i) is the growth function (Devroye,
+    Györfi & Lugosi 1996, Theorem 12.5, with the Sauer–Shelah lemma).
+
+    Parameters
+    ----------
+    d : int
+        VC dimension, d >= 0.
+    m : int or array of int
+        Number of samples, m >= 1.
+    delta : float
+        Failure probability in (0, 1).
+
+    Examples
+    --------
+    >>> round(float(vc_bound_gap(3, 10_000, 0.05)), 4)
+    0.3145
+    """
+    d = check_int(d, "d", low=0, why="it is the VC dimension")
+    delta = check_probability(delta, "delta", why="it is the probability that the bound fails")
+    m_arr = np.asarray(m)
+    if not np.issubdtype(m_arr.dtype, np.integer) or (m_arr < 1).any():
+        raise ValueError(f"m must be a positive integer (or an array of them), got m={m!r}; "
+                         "it is the number of samples.")
+    gap = np.sqrt(32 * (np.log(8 / delta) + _log_sauer(m_arr, d)) / m_arr)
+    return float(gap) if gap.ndim == 0 else gap
+
+
+def vc_sample_size(d, *, gamma, delta):
+    """Smallest m for which :func:`vc_bound_gap` is at most gamma.
+
+    Examples
+    --------
+    >>> m = vc_sample_size(3, gamma=0.1, delta=0.05)
+    >>> bool(vc_bound_gap(3, m, 0.05) <= 0.1 < vc_bound_gap(3, m - 1, 0.05))
+    True
+    """
+    gamma = check_real(gamma, "gamma", low=0, low_open=True, why="it is the accuracy")
+    low, high = 1, 2
+    while vc_bound_gap(d, high, delta) > gamma:
+        low, high = high, 2 * high
+    while high - low > 1:  # invariant: gap(low) > gamma >= gap(high), unless low == 1
+        middle = (low + high) // 2
+        low, high = (middle, high) if vc_bound_gap(d, middle, delta) > gamma else (low, middle)
+    return low if vc_bound_gap(d, low, delta) <= gamma else high
+
+
+def margin_vc_bound(radius, margin, *, n_features=None):
+    """VC dimension bound of half-spaces with margin >= ``margin`` on a ball of ``radius``.
+
+    ceil(R² / gamma²) + 1 (Vapnik 1998), or min(ceil(R²/gamma²), n) + 1 with
+    ``n_features``. It holds in any dimension; a regular simplex with an even number
+    of vertices attains it.
+
+    Examples
+    --------
+    >>> margin_vc_bound(1.0, 0.25)
+    17
+    >>> margin_vc_bound(1.0, 0.25, n_features=2)
+    3
+    """
+    radius = check_real(radius, "radius", low=0, low_open=True, why="the points lie in this ball")
+    margin = check_real(margin, "margin", low=0, low_open=True,
+                        why="it is the distance from the boundary to the nearest point")
+    bound = math.ceil(radius ** 2 / margin ** 2 - 1e-9)
+    if n_features is not None:
+        bound = min(bound, check_int(n_features, "n_features", low=1))
+    return bound + 1
+
+
+def regular_simplex(n_points, radius=1.0):
+    """The n vertices of a regular simplex in R^(n-1), centred, at distance ``radius``.
+
+    Examples
+    --------
+    >>> S = regular_simplex(3)
+    >>> np.round(np.linalg.norm(S, axis=1), 6).tolist()
+    [1.0, 1.0, 1.0]
+    """
+    n = check_int(n_points, "n_points", low=2)
+    radius = check_real(radius, "radius", low=0, low_open=True)
+    centered = np.eye(n) - 1.0 / n
+    basis = np.linalg.svd(centered)[2][: n - 1]  # orthonormal basis of the sum-zero plane
+    vertices = centered @ basis.T
+    return radius * vertices / np.linalg.norm(vertices, axis=1, keepdims=True)
