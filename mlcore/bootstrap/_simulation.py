@@ -1,0 +1,200 @@
+"""The simulation study of the error estimates, and the interactive figures of chapter 6.
+
+Holds :func:`gaussian_classes`, :func:`simulate_error_estimates` (whose
+per-repetition worker stays at module level so joblib can pickle it), and
+the ``InteractiveFigure`` subclasses :class:`NeverDrawnFigure` and
+:class:`BootstrapIntervalFigure`. Part of :mod:`mlcore.bootstrap`.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.model_selection import KFold, LeaveOneOut
+
+from .._parallel import parallel_map
+from .._validation import check_int
+from ..widgets import InteractiveFigure
+from ._intervals import _interval, _jackknife_indices, bootstrap_distribution
+from ._resampling import _zero_one, bootstrap_error_report, draw_counts, never_drawn_probability
+
+
+# --------------------------------------------------------------------------- simulation
+def gaussian_classes(n_samples, rng, separation=1.0):
+    """Two equal classes in the plane, N(0, I) and N((separation, 0), I), balanced and shuffled.
+
+    The Bayes error is Phi(-separation / 2); with ``separation=0`` the labels
+    carry no information and every classifier errs half the time.
+
+    Examples
+    --------
+    >>> X, y = gaussian_classes(6, np.random.default_rng(0))
+    >>> X.shape, int(y.sum())
+    ((6, 2), 3)
+    """
+    y = rng.permutation(np.arange(n_samples) % 2)
+    X = rng.normal(size=(n_samples, 2))
+    X[:, 0] += separation * y
+    return X, y
+
+
+def _cv_error(estimator, X, y, cv):
+    """Mean 0-1 error over the splits of ``cv``: ``1 - cross_val_score(...).mean()`` without its overhead."""
+    return float(np.mean([_zero_one(y[test], clone(estimator).fit(X[train], y[train]).predict(X[test]))
+                          for train, test in cv.split(X, y)]))
+
+
+def _one_repetition(estimator, sampler, m, n_resamples, n_test, n_splits, seed):
+    rng = np.random.default_rng(seed)
+    X, y = sampler(m, rng)
+    X_test, y_test = sampler(n_test, rng)
+    report = bootstrap_error_report(estimator, X, y, n_resamples=n_resamples, random_state=rng)
+    kfold = KFold(n_splits, shuffle=True, random_state=int(rng.integers(2**31)))
+    return {"true error": _zero_one(y_test, clone(estimator).fit(X, y).predict(X_test)),
+            "resubstitution": report.resubstitution, "out-of-bag": report.out_of_bag,
+            ".632": report.point632, ".632+": report.point632plus,
+            f"{n_splits}-fold CV": _cv_error(estimator, X, y, kfold),
+            "LOO": _cv_error(estimator, X, y, LeaveOneOut())}
+
+
+def simulate_error_estimates(estimator, sampler, n_samples, *, n_repetitions=50, n_resamples=50,
+                             n_test=5000, n_splits=10, random_state=None, n_jobs=None):
+    """Draw many small training sets; estimate a classifier's error every way; record the truth.
+
+    Each repetition draws m = ``n_samples`` training points and ``n_test``
+    test points with ``sampler(n, rng) -> (X, y)``, fits the classifier on the
+    training points, and records its test error ("true error") beside the
+    resubstitution, out-of-bag, .632, .632+, K-fold CV (``KFold``) and
+    leave-one-out (``LeaveOneOut``) estimates of it (0-1 loss). The CV errors
+    are ``1 - cross_val_score(...).mean()``, computed by a plain loop over the
+    splits, which skips ``cross_val_score``'s per-split overhead. Repetitions
+    use independent child seeds, so ``n_jobs`` never changes the result.
+
+    Returns
+    -------
+    dict of str to ndarray, each of shape (n_repetitions,)
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> out = simulate_error_estimates(KNeighborsClassifier(1), gaussian_classes, 20,
+    ...                                n_repetitions=2, n_resamples=10, random_state=0)
+    >>> list(out)[:3], out["LOO"].shape
+    (['true error', 'resubstitution', 'out-of-bag'], (2,))
+    """
+    m = check_int(n_samples, "n_samples", low=2 * check_int(n_splits, "n_splits", low=2))
+    n_repetitions = check_int(n_repetitions, "n_repetitions", low=1)
+    seeds = np.random.SeedSequence(random_state).spawn(n_repetitions)
+    task = partial(_one_repetition, estimator, sampler, m, n_resamples,
+                   check_int(n_test, "n_test", low=1), n_splits)
+    rows = parallel_map(task, seeds, n_jobs=n_jobs, desc="repetitions")
+    return {key: np.array([row[key] for row in rows]) for key in rows[0]}
+
+
+# --------------------------------------------------------------------------- figures
+class NeverDrawnFigure(InteractiveFigure):
+    """Slider m: the share of samples a bootstrap sample misses, against (1 - 1/m)^m and 1/e."""
+
+    benchmark = ("n_samples", [1, 2, 3, 5, 10, 20, 50, 100])
+    figsize = (8.4, 3.4)
+    n_resamples = 400
+
+    def controls(self):
+        import ipywidgets as widgets
+
+        return {"n_samples": widgets.IntSlider(value=10, min=1, max=100, description="m")}
+
+    def setup(self, fig):
+        from scipy.stats import binom
+
+        self._binom = binom
+        fig.set_layout_engine("none")   # fixed positions: a constrained layout costs a redraw
+        left, right = fig.subplots(1, 2)
+        left.set_position([0.08, 0.15, 0.39, 0.72])
+        right.set_position([0.58, 0.15, 0.40, 0.72])
+        ms = np.arange(1, 101)
+        left.plot(ms, never_drawn_probability(ms), color="C0", label="$(1-1/m)^m$")
+        left.axhline(np.exp(-1), color="gray", ls="--", label="$1/e$")
+        (self.exact,) = left.plot([], [], "o", color="C0", ms=8)
+        (self.measured,) = left.plot([], [], "x", color="C3", ms=10, mew=2,
+                                     label=f"measured ({self.n_resamples} resamples)")
+        left.set(xlabel="m (samples in the data set)", ylabel="P(a sample is never drawn)",
+                 xlim=(0, 101), ylim=(-0.02, 0.5))
+        left.legend(loc="lower right", fontsize=8)
+        self.ks = np.arange(7)
+        self.bars = right.bar(self.ks, np.zeros(7), color="C0", alpha=0.5, label="measured")
+        (self.pmf,) = right.plot(self.ks, np.zeros(7), "o-", color="C3", label="Binomial$(m, 1/m)$")
+        right.set(xlabel="copies of a sample in one bootstrap sample", ylabel="share of samples",
+                  ylim=(0, 1.02), xticks=self.ks, xticklabels=["0", "1", "2", "3", "4", "5", "6+"])
+        right.legend(fontsize=8)
+        self.title = fig.suptitle("")
+
+    def update(self, n_samples):
+        m = int(n_samples)
+        counts = draw_counts(m, self.n_resamples, random_state=0)
+        exact, measured = float(never_drawn_probability(m)), float((counts == 0).mean())
+        self.exact.set_data([m], [exact])
+        self.measured.set_data([m], [measured])
+        share = np.bincount(np.minimum(counts.ravel(), 6), minlength=7) / counts.size
+        for bar, height in zip(self.bars, share):
+            bar.set_height(height)
+        pmf = self._binom.pmf(self.ks, m, 1.0 / m)
+        pmf[6] = self._binom.sf(5, m, 1.0 / m)
+        self.pmf.set_ydata(pmf)
+        self.title.set_text(f"m = {m}: a sample is never drawn with probability {exact:.3f} "
+                            f"(measured {measured:.3f}); the limit is 1/e = 0.368")
+
+
+class BootstrapIntervalFigure(InteractiveFigure):
+    """Slider: number of resamples; histogram of the bootstrap replicates and two 95% intervals.
+
+    By default the statistic is the mean of a skewed (log-normal) sample of 25.
+    """
+
+    benchmark = ("n_resamples", [25, 50, 100, 200, 400, 800, 1600, 3200])
+    figsize = (7.0, 3.6)
+
+    def __init__(self, data=None, statistic=np.mean, **kwargs):
+        if data is None:
+            data = np.random.default_rng(6).lognormal(sigma=1.0, size=25)
+        self.data, self.statistic = np.asarray(data, float), statistic
+        super().__init__(**kwargs)
+
+    def controls(self):
+        import ipywidgets as widgets
+
+        return {"n_resamples": widgets.SelectionSlider(options=self.benchmark[1], value=200,
+                                                       description="resamples")}
+
+    def setup(self, fig):
+        fig.set_layout_engine("none")   # fixed positions: a constrained layout costs a redraw
+        ax = self.ax = fig.add_subplot()
+        ax.set_position([0.1, 0.14, 0.87, 0.76])
+        m = len(self.data)
+        self.theta_hat = float(self.statistic(self.data))
+        wide = bootstrap_distribution(self.statistic, self.data, 4000, random_state=1)
+        self.edges = np.linspace(*np.quantile(wide, [0.0005, 0.9995]), 41)
+        self.histogram = ax.stairs(np.zeros(40), self.edges, fill=True, color="C0", alpha=0.5,
+                                   label="bootstrap replicates")   # one artist, not 40 bars
+        self.jackknife = np.array([self.statistic(row) for row in self.data[_jackknife_indices(m)]])
+        ax.axvline(self.theta_hat, color="black", label="estimate on the data")
+        self.lines = {name: [ax.axvline(0, color=c, ls=ls, label=f"95% {name}"), ax.axvline(0, color=c, ls=ls)]
+                      for name, c, ls in [("percentile", "C3", "-"), ("BCa", "C2", "--")]}
+        ax.set(xlabel="value of the statistic (mean of the sample)", ylabel="density")
+        ax.legend(fontsize=8, loc="upper right")
+
+    def update(self, n_resamples):
+        reps = bootstrap_distribution(self.statistic, self.data, int(n_resamples), random_state=0)
+        heights = np.histogram(reps, self.edges, density=True)[0]
+        self.histogram.set_data(values=heights)
+        self.ax.set_ylim(0, 1.15 * max(heights.max(), 1e-9))
+        text = []
+        for name, (low_line, high_line) in self.lines.items():
+            low, high = _interval(reps, self.theta_hat, self.jackknife, name, 0.95)
+            low_line.set_xdata([low, low])
+            high_line.set_xdata([high, high])
+            text.append(f"{name} [{low:.2f}, {high:.2f}]")
+        self.ax.set_title(f"{int(n_resamples)} resamples: SE {np.std(reps, ddof=1):.3f}; "
+                          + ", ".join(text), fontsize=9)
