@@ -1,0 +1,222 @@
+"""Polynomial regression data, its cross-validation curves, and the estimator-quality study.
+
+Holds the chapter's data (:func:`sine_target`, :func:`sine_regression`,
+:func:`legendre_design`), the batched least-squares split errors
+(:func:`cv_split_errors`, :func:`degree_curves`) and the simulation of how
+good each scheme's estimate is (:data:`STUDY_SCHEMES`,
+:func:`cv_estimator_study`, :func:`summarize_cv_study`; its workers
+``_one_repetition`` and ``_chunk`` stay at module level so joblib can pickle
+them). Part of :mod:`mlcore.model_selection`.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+from sklearn.model_selection import KFold
+from sklearn.utils.validation import check_array, column_or_1d
+
+from .._parallel import parallel_map
+from .._validation import check_int, check_real
+from ._splitters import loo_mse_linear, make_splitter
+
+
+# -- polynomial regression data and its cross-validation --------------------
+def sine_target(x):
+    """The regression function of the chapter's examples, sin(pi x) on [-1, 1]."""
+    return np.sin(np.pi * np.asarray(x, dtype=float))
+
+
+def sine_regression(n_samples, *, noise=0.3, random_state=None):
+    """x uniform on [-1, 1], y = sin(pi x) + N(0, noise^2) noise.
+
+    Examples
+    --------
+    >>> x, y = sine_regression(5, random_state=0)
+    >>> x.shape, bool(np.all(np.abs(x) <= 1))
+    ((5,), True)
+    """
+    n = check_int(n_samples, "n_samples", low=1)
+    noise = check_real(noise, "noise", low=0, why="it is the standard deviation of the noise")
+    rng = np.random.default_rng(random_state)
+    x = rng.uniform(-1.0, 1.0, n)
+    return x, sine_target(x) + noise * rng.standard_normal(n)
+
+
+def legendre_design(x, degree):
+    """Legendre polynomials P_0 .. P_degree of x in [-1, 1], one column each.
+
+    The same column space as 1, x, ..., x^degree, far better conditioned.
+
+    Examples
+    --------
+    >>> legendre_design(np.array([0.5]), 2)
+    array([[ 1.   ,  0.5  , -0.125]])
+    """
+    degree = check_int(degree, "degree", low=0)
+    return np.polynomial.legendre.legvander(np.asarray(x, dtype=float), degree)
+
+
+def cv_split_errors(X, y, cv):
+    """Test mean squared error of least squares (no added intercept) on every split of ``cv``.
+
+    All splits are fitted at once: the test rows of each copy of X are set
+    to zero and a batched QR solves every training problem together.
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import KFold
+    >>> X = legendre_design(np.linspace(-1, 1, 8), 1)
+    >>> np.round(cv_split_errors(X, 2 * X[:, 1], KFold(4)), 12)
+    array([0., 0., 0., 0.])
+    """
+    X = check_array(X)
+    y = column_or_1d(y).astype(float)
+    return _split_errors(X, y, _test_masks(cv, X, y))
+
+
+def _test_masks(cv, X, y=None):
+    """Boolean (n_splits, n_samples) array, True on each split's test samples."""
+    splits = list(cv.split(X, y))
+    tests = np.zeros((len(splits), len(X)), dtype=bool)
+    for row, (_, test) in zip(tests, splits):
+        row[test] = True
+    return tests
+
+
+def _split_errors(X, y, tests):
+    trains = ~tests
+    Q, R = np.linalg.qr(trains[:, :, None] * X[None])
+    coef = np.linalg.solve(R, np.einsum("smp,sm->sp", Q, trains * y)[..., None])[..., 0]
+    squared = (y[None] - coef @ X.T) ** 2
+    return np.sum(tests * squared, axis=1) / tests.sum(axis=1)
+
+
+def degree_curves(x, y, degrees, *, n_splits=10, random_state=None):
+    """Training MSE and K-fold CV MSE of polynomial least squares for each degree.
+
+    Examples
+    --------
+    >>> x, y = sine_regression(40, random_state=1)
+    >>> train, cv = degree_curves(x, y, range(6), random_state=0)
+    >>> bool(np.all(np.diff(train) <= 1e-12)), bool(np.all(cv >= train))
+    (True, True)
+    """
+    folds = KFold(check_int(n_splits, "n_splits", low=2), shuffle=True, random_state=random_state)
+    train, cv = [], []
+    tests = _test_masks(folds, np.asarray(x))
+    for degree in degrees:
+        X = legendre_design(x, degree)
+        coef = np.linalg.lstsq(X, y, rcond=None)[0]
+        train.append(np.mean((y - X @ coef) ** 2))
+        cv.append(np.mean(_split_errors(X, y, tests)))
+    return np.array(train), np.array(cv)
+
+
+# -- how good is each estimate: the simulation ------------------------------
+# (label, scheme, n_splits, n_repeats): the estimators compared in the chapter.
+STUDY_SCHEMES = [
+    ("hold-out", "hold-out", 1, 1), ("RLT 10", "RLT", 10, 1), ("2-fold", "K-fold", 2, 1),
+    ("5-fold", "K-fold", 5, 1), ("10-fold", "K-fold", 10, 1),
+    ("10x10-fold", "repeated K-fold", 10, 10), ("LOO", "LOO", 2, 1),
+    ("5x2", "5x2", 2, 1), ("blocked 3x2", "blocked 3x2", 2, 1),
+]
+
+
+def _one_repetition(seed, n_samples, degree, noise, truth):
+    """Every scheme's estimate and the true error of the fit on all m samples."""
+    rng = np.random.default_rng(seed)
+    x, y = sine_regression(n_samples, noise=noise, random_state=rng)
+    X = legendre_design(x, degree)
+    coef = np.linalg.lstsq(X, y, rcond=None)[0]
+    features, target = truth
+    gap = target - features @ coef
+    true_error = noise ** 2 + np.mean(gap ** 2)
+    estimates = []
+    for _, scheme, n_splits, n_repeats in STUDY_SCHEMES:
+        if scheme == "LOO":
+            estimates.append(loo_mse_linear(X[:, 1:], y))
+            continue
+        cv = make_splitter(scheme, n_splits=n_splits, n_repeats=n_repeats,
+                           random_state=int(rng.integers(2 ** 31)))
+        estimates.append(np.mean(_split_errors(X, y, _test_masks(cv, X))))
+    return true_error, estimates
+
+
+def _chunk(task, degree, noise, truth):
+    n_samples, _, seeds = task
+    return [_one_repetition(s, n_samples, degree, noise, truth) for s in seeds]
+
+
+def cv_estimator_study(sizes=(40, 80, 160), n_repeats=200, *, degree=3, noise=0.5,
+                       n_true=20_000, n_jobs=None, random_state=None):
+    """Simulate every scheme of :data:`STUDY_SCHEMES` on data with a known distribution.
+
+    For each sample size m and each of ``n_repeats`` repetitions: draw m
+    samples of :func:`sine_regression`, fit a polynomial of ``degree`` by
+    least squares, compute its true error (noise variance plus the squared
+    gap to sin(pi x) averaged over ``n_true`` independent x), and each
+    scheme's cross-validation estimate of it. Repetitions run in parallel
+    with joblib (``n_jobs``); each has its own seed, so the result does not
+    depend on ``n_jobs``.
+
+    Returns
+    -------
+    dict of ndarray
+        Long format: ``n_samples``, ``repeat``, ``scheme``, ``estimate``,
+        ``true_error``, one entry per (m, repetition, scheme).
+
+    Examples
+    --------
+    >>> out = cv_estimator_study(sizes=[30], n_repeats=4, n_true=1000, random_state=0)
+    >>> len(out["estimate"]), [str(s) for s in out["scheme"][:3]]
+    (36, ['hold-out', 'RLT 10', '2-fold'])
+    """
+    sizes = [check_int(m, "sizes", low=20, why="each sample size must allow 10 folds of "
+                       "a cubic fit") for m in sizes]
+    reps = check_int(n_repeats, "n_repeats", low=1)
+    check_int(degree, "degree", low=0, high=8)
+    seeds = np.random.SeedSequence(random_state).spawn(len(sizes) * reps + 1)
+    x_true = np.random.default_rng(seeds[-1]).uniform(-1, 1, check_int(n_true, "n_true", low=100))
+    per_chunk = max(1, reps // 8)
+    tasks = [(m, start, seeds[i * reps + start: i * reps + min(reps, start + per_chunk)])
+             for i, m in enumerate(sizes) for start in range(0, reps, per_chunk)]
+    truth = (legendre_design(x_true, degree), sine_target(x_true))
+    chunks = parallel_map(partial(_chunk, degree=degree, noise=noise, truth=truth),
+                          tasks, n_jobs=n_jobs, desc="repetitions")
+    rows = [(m, start + i, label, est, true)
+            for (m, start, _), results in zip(tasks, chunks)
+            for i, (true, ests) in enumerate(results)
+            for (label, *_), est in zip(STUDY_SCHEMES, ests)]
+    m, rep, label, est, true = zip(*rows)
+    return {"n_samples": np.array(m), "repeat": np.array(rep), "scheme": np.array(label),
+            "estimate": np.array(est), "true_error": np.array(true)}
+
+
+def summarize_cv_study(results):
+    """Bias, standard deviation and RMSE of each scheme's estimate at each m.
+
+    ``bias`` is the mean of estimate minus true error, ``std`` the standard
+    deviation of the estimate over repetitions, ``rmse`` the root mean squared
+    difference to the true error of the fit on all m samples.
+
+    Examples
+    --------
+    >>> out = cv_estimator_study(sizes=[30], n_repeats=4, n_true=1000, random_state=0)
+    >>> summary = summarize_cv_study(out)
+    >>> sorted(summary)[:3], len(summary["bias"])
+    (['bias', 'mean_estimate', 'mean_true_error'], 9)
+    """
+    keys = ["n_samples", "scheme", "mean_estimate", "mean_true_error", "bias", "std", "rmse"]
+    table = {key: [] for key in keys}
+    labels = [label for label, *_ in STUDY_SCHEMES]
+    for m in np.unique(results["n_samples"]):
+        for label in labels:
+            pick = (results["n_samples"] == m) & (results["scheme"] == label)
+            est, true = results["estimate"][pick], results["true_error"][pick]
+            for key, value in zip(keys, [m, label, est.mean(), true.mean(), np.mean(est - true),
+                                         est.std(ddof=1) if est.size > 1 else np.nan,
+                                         np.sqrt(np.mean((est - true) ** 2))]):
+                table[key].append(value)
+    return {key: np.array(values) for key, values in table.items()}
