@@ -170,7 +170,10 @@ def cmd_test(argv: list[str]) -> None:
     # --dist loadscope keeps each notebook in one worker (nbval's cells are
     # one scope), as the ipywidgets/nbval notes require.
     workers = os.environ.get("TEST_WORKERS", "2")
+    # The homework fixtures are inputs of tests/test_homework.py (one sleeps
+    # for a minute as a "heavy" demo), not chapters for nbval to run.
     _run(python, "-m", "pytest", "tests", "mlcore", "chapters",
+         "--ignore=tests/homework_fixtures",
          "--doctest-modules", "--nbval-lax", "--nbval-current-env",
          "-n", workers, "--dist", "loadscope", "-q", "-rs", "--durations=15",
          *argv, env=_env())
