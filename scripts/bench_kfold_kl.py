@@ -22,15 +22,7 @@ os.environ.setdefault("MLCORE_QUIET", "1")
 
 from mlcore.datasets import load_wine_quality  # noqa: E402
 from mlcore.divergence import kfold_kl_curve, max_n_folds, paper_datasets  # noqa: E402
-
-
-def best_of(repeats, func):
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+from _benchmark import best_of  # noqa: E402  (scripts/ is on sys.path when run)
 
 
 def ratio():

@@ -23,16 +23,7 @@ os.environ.setdefault("MLCORE_QUIET", "1")
 import numpy as np  # noqa: E402
 
 from mlcore.vc import PRESETS, ShatteringExplorer, realizable_labelings  # noqa: E402
-
-
-def best_of(repeats, func):
-    """Smallest wall time of ``repeats`` calls, in seconds, and the last result."""
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+from _benchmark import best_of  # noqa: E402  (scripts/ is on sys.path when run)
 
 
 def main(argv: list[str]) -> int:
