@@ -52,3 +52,25 @@ def test_slider_redraw_p95(figure_class):
     assert p95 < 5 * TARGET_MS, (
         f"{figure_class.__qualname__} takes {p95:.0f} ms per slider move (p95); "
         f"the target is {TARGET_MS:.0f} ms")
+
+
+@pytest.mark.parametrize("figure_class", [c for c in FIGURES if c.dynamic_artists is not
+                                          InteractiveFigure.dynamic_artists],
+                         ids=lambda c: c.__qualname__)
+def test_fast_redraw_draws_what_a_full_redraw_draws(figure_class):
+    """A figure that repaints only its dynamic artists must look like a full redraw."""
+    import io
+
+    from PIL import Image
+
+    name, values = figure_class.benchmark
+    figure = figure_class()
+    for value in values[:: max(1, len(values) // 4)]:
+        fast = np.asarray(Image.open(io.BytesIO(figure.render(**{name: value}))).convert("RGB"))
+        buffer = io.BytesIO()
+        figure.fig.savefig(buffer, format="png", dpi=figure.dpi)
+        full = np.asarray(Image.open(buffer).convert("RGB"))
+        differing = (np.abs(fast.astype(int) - full.astype(int)).max(axis=2) > 40).mean()
+        assert differing < 0.01, (
+            f"{figure_class.__qualname__} at {name}={value!r}: {differing:.1%} of the pixels "
+            "differ from a full redraw; dynamic_artists() misses an artist that update() changes")

@@ -146,6 +146,10 @@ class NeverDrawnFigure(InteractiveFigure):
         self.title.set_text(f"m = {m}: a sample is never drawn with probability {exact:.3f} "
                             f"(measured {measured:.3f}); the limit is 1/e = 0.368")
 
+    def dynamic_artists(self):
+        # update() moves only these; axes, ticks and legends stay as drawn.
+        return [self.exact, self.measured, *self.bars, self.pmf, self.title]
+
 
 class BootstrapIntervalFigure(InteractiveFigure):
     """Slider: number of resamples; histogram of the bootstrap replicates and two 95% intervals.

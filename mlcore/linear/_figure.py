@@ -133,3 +133,11 @@ class GradientDescentFigure(InteractiveFigure):
         self.shade.set_data(sigmoid(self.grid @ theta).reshape(60, 60))
         self.boundary.set_data(*_boundary_points(theta, self.xlim, self.ylim))
         self.ax_data.set_title(f"θ = ({theta[0]:.2f}, {theta[1]:.2f}, {theta[2]:.2f})", fontsize=9)
+
+    def dynamic_artists(self):
+        # update() changes the loss curve, the shading, the boundary and the
+        # titles; the data points, the MLE line and the legend sit above the
+        # shading, so they are repainted with it (in z-order).
+        return [self.gap_line, self.gap_dot, self.ax_loss.title, *self.ax_data.images,
+                *self.ax_data.collections, *self.ax_data.lines, self.ax_data.get_legend(),
+                self.ax_data.title]
