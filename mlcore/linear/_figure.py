@@ -116,10 +116,6 @@ class GradientDescentFigure(InteractiveFigure):
         self.ax_data.legend(loc="lower left", fontsize=7)
         self.ax_loss.set_title(" ", fontsize=9)
         self.ax_data.set_title(" ", fontsize=9)
-        # Lay the panels out once, then freeze them: constrained layout would
-        # otherwise redo its work on every slider move.
-        fig.canvas.draw()
-        fig.set_layout_engine("none")
 
     def update(self, learning_rate, n_iter):
         thetas, losses = gradient_descent_path(self.X, self.y, learning_rate, n_iter)
