@@ -73,7 +73,11 @@ def _env() -> dict:
     env.setdefault("MLCORE_QUIET", "1")
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     env.setdefault("OMP_NUM_THREADS", "1")
-    env.setdefault("MPLBACKEND", "Agg")
+    # No MPLBACKEND here: a kernel started with MPLBACKEND=Agg shows nothing on
+    # plt.show(), so every static figure vanished from the built site. Kernels
+    # pick the inline backend themselves, and plain Python picks Agg when there
+    # is no display. An inherited MPLBACKEND is dropped for the same reason.
+    env.pop("MPLBACKEND", None)
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
     return env
 

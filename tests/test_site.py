@@ -193,6 +193,30 @@ def test_every_live_figure_has_a_kernel_free_counterpart():
     assert not problems, "\n".join(problems)
 
 
+def test_every_static_figure_reaches_the_page():
+    """Each shown cell that calls ``plt.show()`` leaves an image on the built page.
+
+    A kernel started with ``MPLBACKEND=Agg`` shows nothing on ``plt.show()``,
+    and the build stays green while every static figure disappears from the
+    site; this counts them.
+    """
+    reason = _missing_site_reason()
+    if reason:
+        pytest.skip(reason)
+    problems = []
+    for page in PAGES:
+        notebook = (SOURCE / page).with_suffix(".ipynb")
+        if not notebook.exists():
+            continue
+        shown = sum("plt.show()" in src for src, tags in _code_cells(notebook)
+                    if not {"remove-output", "remove-cell"} & set(tags))
+        images = (SITE / page).read_text(encoding="utf-8").count('src="../_images/')
+        if images < shown:
+            problems.append(f"{page}: {shown} cell(s) call plt.show() but the page has "
+                            f"{images} output image(s)")
+    assert not problems, "\n".join(problems)
+
+
 def test_api_reference_builds_without_warnings(tmp_path):
     """The API page alone, with the book's autodoc settings: every docstring renders cleanly.
 
