@@ -1,0 +1,372 @@
+"""Performance measures written from scratch (chapter 9): the confusion matrix,
+precision, recall and F-beta, the PR and ROC curves, AUC by ranks, average
+precision, the ROC convex hull and the cost curve.
+
+Each function is checked in ``tests/test_evaluation.py`` against
+``sklearn.metrics`` (and ``auc_rank`` against SciPy's Mann–Whitney U) on
+scores with ties and with a rare positive class.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy.stats import rankdata
+
+from .._validation import check_int, check_option, check_real
+
+
+# -- input checks -------------------------------------------------------------------
+def _as_1d(values, name):
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got an array of shape {array.shape}.")
+    if array.size == 0:
+        raise ValueError(f"{name} is empty; it needs at least one sample.")
+    return array
+
+
+def _check_labels(y, name):
+    y = _as_1d(y, name)
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise ValueError(f"{name} contains NaN or inf; labels must be finite.")
+    if y.dtype.kind not in "biufUSO":
+        raise TypeError(f"{name} must hold class labels (integers or strings), got dtype {y.dtype}.")
+    return y
+
+
+def _check_binary(y_true, y_score, pos_label):
+    """Return (is_positive, scores) after checking a two-class problem with finite scores."""
+    y_true = _check_labels(y_true, "y_true")
+    try:
+        y_score = _as_1d(y_score, "y_score").astype(float)
+    except (TypeError, ValueError) as error:
+        if "one-dimensional" in str(error) or "empty" in str(error):
+            raise
+        raise TypeError(f"y_score must hold numbers, got {np.asarray(y_score).dtype}.") from error
+    if y_true.shape != y_score.shape:
+        raise ValueError(f"y_true and y_score must have the same length, got {y_true.size} "
+                         f"labels and {y_score.size} scores.")
+    if not np.all(np.isfinite(y_score)):
+        raise ValueError(f"y_score contains {int(np.sum(~np.isfinite(y_score)))} NaN or inf "
+                         "value(s); scores must be finite.")
+    classes = np.unique(y_true)
+    if classes.size != 2:
+        raise ValueError(f"y_true must contain exactly two classes, got {classes.size} "
+                         f"({classes.tolist()[:5]}); the curve needs positives and negatives.")
+    if pos_label is None:
+        if set(classes.tolist()) <= {0, 1} or set(classes.tolist()) <= {-1, 1}:
+            pos_label = 1
+        else:
+            raise ValueError(f"y_true has the labels {classes.tolist()}; say which one is positive "
+                             "with pos_label.")
+    elif pos_label not in classes.tolist():
+        raise ValueError(f"pos_label={pos_label!r} is not one of the labels {classes.tolist()}.")
+    return y_true == pos_label, y_score
+
+
+def _counts_at_thresholds(positive, score):
+    """True and false positives when predicting positive for score >= t, t each distinct score.
+
+    Thresholds fall: the i-th entry counts every sample whose score is at
+    least the i-th largest distinct score. One sort, O(m log m).
+    """
+    order = np.argsort(score, kind="mergesort")[::-1]
+    score, positive = score[order], positive[order]
+    last_of_each = np.r_[np.flatnonzero(np.diff(score)), score.size - 1]
+    tps = np.cumsum(positive)[last_of_each]
+    fps = last_of_each + 1 - tps
+    return fps.astype(float), tps.astype(float), score[last_of_each]
+
+
+# -- counts and F-beta --------------------------------------------------------------
+def confusion_counts(y_true, y_pred, *, labels=None):
+    """The confusion matrix: entry ``[i, j]`` counts samples of class ``labels[i]`` predicted ``labels[j]``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (m,)
+        True and predicted labels.
+    labels : array_like, optional
+        The classes, in the order of the rows and columns; by default every
+        label in ``y_true`` or ``y_pred``, sorted.
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_classes), int
+        Rows are true classes, columns predicted ones (as in
+        ``sklearn.metrics.confusion_matrix``). For two classes ``[0, 1]``:
+        ``[[TN, FP], [FN, TP]]``.
+
+    Examples
+    --------
+    >>> confusion_counts([0, 0, 1, 1, 1], [0, 1, 1, 1, 0])
+    array([[1, 1],
+           [1, 2]])
+    """
+    y_true, y_pred = _check_labels(y_true, "y_true"), _check_labels(y_pred, "y_pred")
+    if y_true.shape != y_pred.shape:
+        raise ValueError(f"y_true and y_pred must have the same length, got {y_true.size} and "
+                         f"{y_pred.size}.")
+    labels = np.unique(np.r_[y_true, y_pred]) if labels is None else _as_1d(labels, "labels")
+    index = {label: i for i, label in enumerate(labels.tolist())}
+    if len(index) != labels.size:
+        raise ValueError(f"labels must not repeat, got {labels.tolist()}.")
+    try:
+        rows = np.array([index[v] for v in y_true.tolist()])
+        cols = np.array([index[v] for v in y_pred.tolist()])
+    except KeyError as error:
+        raise ValueError(f"label {error.args[0]!r} is not in labels={labels.tolist()}.") from None
+    n = labels.size
+    return np.bincount(rows * n + cols, minlength=n * n).reshape(n, n)
+
+
+def _f_from_counts(tp, fp, fn, beta):
+    """F-beta from counts, 0 where it is undefined (no predicted and no true positives)."""
+    b2 = beta**2
+    denominator = (1 + b2) * tp + b2 * fn + fp
+    return np.divide((1 + b2) * tp, denominator, out=np.zeros_like(tp, dtype=float),
+                     where=denominator > 0)
+
+
+def fbeta(y_true, y_pred, *, beta=1.0, average="binary", pos_label=1):
+    """F-beta, the weighted harmonic mean of precision and recall.
+
+    :math:`1/F_\\beta = \\frac{1}{1+\\beta^2}\\bigl(\\frac1P + \\frac{\\beta^2}{R}\\bigr)`,
+    so :math:`F_\\beta = \\frac{(1+\\beta^2)PR}{\\beta^2P + R} = \\frac{(1+\\beta^2)TP}{(1+\\beta^2)TP + \\beta^2FN + FP}`:
+    recall counts :math:`\\beta^2` times as much as precision (``beta=1`` is F1).
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (m,)
+    beta : float, default=1.0
+        Weight of recall, > 0.
+    average : {"binary", "macro", "micro"}, default="binary"
+        ``"binary"``: the F-beta of the class ``pos_label``. ``"macro"``: the
+        mean of every class's F-beta (each class weighs the same).
+        ``"micro"``: F-beta of the true and false positives and negatives
+        pooled over the classes (each sample weighs the same; for
+        single-label problems it equals the accuracy).
+    pos_label : label, default=1
+        The positive class for ``average="binary"``.
+
+    Returns
+    -------
+    float
+        0 where precision and recall are both undefined (as scikit-learn's
+        ``zero_division=0``).
+
+    Examples
+    --------
+    >>> y_true, y_pred = [1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]
+    >>> round(fbeta(y_true, y_pred), 4), round(fbeta(y_true, y_pred, beta=2), 4)
+    (0.6667, 0.6667)
+    >>> round(fbeta([0, 1, 2, 2], [0, 2, 2, 1], average="macro"), 4)
+    0.5
+    """
+    beta = check_real(beta, "beta", low=0, low_open=True,
+                      why="it weighs recall beta^2 times as much as precision")
+    check_option(average, "average", ["binary", "macro", "micro"])
+    matrix = confusion_counts(y_true, y_pred)
+    labels = np.unique(np.r_[_as_1d(y_true, "y_true"), _as_1d(y_pred, "y_pred")])
+    tp = np.diag(matrix).astype(float)
+    fp = matrix.sum(axis=0) - tp
+    fn = matrix.sum(axis=1) - tp
+    if average == "binary":
+        if labels.size > 2:
+            raise ValueError(f"average='binary' needs two classes, got {labels.size}; use "
+                             "average='macro' or 'micro'.")
+        if pos_label not in labels.tolist():
+            if labels.size == 2:
+                raise ValueError(f"pos_label={pos_label!r} is not one of the labels "
+                                 f"{labels.tolist()}.")
+            return 0.0                                     # one class, the negative: no positives
+        k = labels.tolist().index(pos_label)
+        return float(_f_from_counts(tp[k], fp[k], fn[k], beta))
+    if average == "macro":
+        return float(np.mean(_f_from_counts(tp, fp, fn, beta)))
+    return float(_f_from_counts(tp.sum(), fp.sum(), fn.sum(), beta))
+
+
+# -- curves -------------------------------------------------------------------------
+def roc_curve(y_true, y_score, *, pos_label=None):
+    """The ROC curve: false and true positive rates as the threshold falls.
+
+    Predicting positive when ``score >= t`` for every distinct score ``t``,
+    from above the largest (nothing predicted positive, the point (0, 0)) down
+    to the smallest (everything positive, (1, 1)). Samples with equal scores
+    enter together, which gives a diagonal step.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (m,)
+        Two classes; ``pos_label`` is positive (default 1 for 0/1 or ±1 labels).
+    y_score : array_like of shape (m,)
+        Finite scores, larger meaning more likely positive.
+    pos_label : label, optional
+
+    Returns
+    -------
+    fpr, tpr : ndarray
+        Starting at 0 and ending at 1, non-decreasing.
+    thresholds : ndarray
+        Falling; the first is ``inf``. The same as
+        ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
+
+    Examples
+    --------
+    >>> fpr, tpr, thresholds = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr, tpr
+    (array([0. , 0. , 0.5, 0.5, 1. ]), array([0. , 0.5, 0.5, 1. , 1. ]))
+    """
+    positive, score = _check_binary(y_true, y_score, pos_label)
+    fps, tps, thresholds = _counts_at_thresholds(positive, score)
+    return (np.r_[0.0, fps] / fps[-1], np.r_[0.0, tps] / tps[-1], np.r_[np.inf, thresholds])
+
+
+def precision_recall_curve(y_true, y_score, *, pos_label=None):
+    """Precision and recall at every distinct threshold, as ``sklearn.metrics.precision_recall_curve``.
+
+    Returns
+    -------
+    precision, recall : ndarray
+        Ordered by *rising* threshold, recall falling to 0; the last point is
+        (precision 1, recall 0) by convention, with no threshold.
+    thresholds : ndarray
+        Rising distinct scores.
+
+    Examples
+    --------
+    >>> precision, recall, thresholds = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> precision.round(3), recall
+    (array([0.5  , 0.667, 0.5  , 1.   , 1.   ]), array([1. , 1. , 0.5, 0.5, 0. ]))
+    """
+    positive, score = _check_binary(y_true, y_score, pos_label)
+    fps, tps, thresholds = _counts_at_thresholds(positive, score)
+    precision = tps / (tps + fps)             # tps + fps >= 1: every threshold predicts a sample
+    recall = tps / tps[-1]
+    return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
+
+
+def average_precision(y_true, y_score, *, pos_label=None):
+    """Average precision: the precision at each threshold weighted by the recall it adds.
+
+    :math:`\\mathrm{AP} = \\sum_k (R_k - R_{k-1})\\,P_k` over falling thresholds,
+    a step function's area; no straight line is drawn between PR points
+    (that would overstate the area: see chapter 9).
+
+    Examples
+    --------
+    >>> round(average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
+    0.8333
+    """
+    precision, recall, _ = precision_recall_curve(y_true, y_score, pos_label=pos_label)
+    return float(-np.sum(np.diff(recall) * precision[:-1]))
+
+
+def auc_rank(y_true, y_score, *, pos_label=None):
+    """Area under the ROC curve from ranks: the Mann–Whitney U statistic over :math:`m^+ m^-`.
+
+    :math:`\\mathrm{AUC} = P(s^+ > s^-) + \\tfrac12 P(s^+ = s^-)` for a random
+    positive and a random negative. With average ranks :math:`r_i` (ties
+    share their mean rank), :math:`U = \\sum_{i \\text{ positive}} r_i - m^+(m^+ + 1)/2`;
+    one sort, :math:`O(m \\log m)`.
+
+    Examples
+    --------
+    >>> auc_rank([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> auc_rank([0, 1], [0.5, 0.5])      # a tie counts one half
+    0.5
+    """
+    positive, score = _check_binary(y_true, y_score, pos_label)
+    ranks = rankdata(score)                                 # average ranks for ties
+    n_pos = int(positive.sum())
+    n_neg = positive.size - n_pos
+    u = ranks[positive].sum() - n_pos * (n_pos + 1) / 2
+    return float(u / (n_pos * n_neg))
+
+
+def roc_convex_hull(fpr, tpr):
+    """Indices of the ROC points on the curve's upper convex hull, from (0, 0) to (1, 1).
+
+    A point below the hull is never the cheapest classifier for any costs
+    and class proportions; mixing two hull classifiers at random reaches any
+    point on the segment between them.
+
+    Examples
+    --------
+    >>> roc_convex_hull([0, 0.1, 0.2, 0.5, 1], [0, 0.5, 0.55, 0.9, 1]).tolist()
+    [0, 1, 3, 4]
+    """
+    fpr, tpr = _as_1d(fpr, "fpr").astype(float), _as_1d(tpr, "tpr").astype(float)
+    if fpr.shape != tpr.shape:
+        raise ValueError(f"fpr and tpr must have the same length, got {fpr.size} and {tpr.size}.")
+    order = np.lexsort((tpr, fpr))
+    hull = []
+    for i in order:                                        # Andrew's monotone chain, upper part
+        while len(hull) >= 2:
+            (x1, y1), (x2, y2) = (fpr[hull[-2]], tpr[hull[-2]]), (fpr[hull[-1]], tpr[hull[-1]])
+            if (x2 - x1) * (tpr[i] - y1) - (y2 - y1) * (fpr[i] - x1) >= 0:
+                hull.pop()                                 # the middle point is on or below
+            else:
+                break
+        hull.append(int(i))
+    return np.array(hull)
+
+
+class CostCurve(NamedTuple):
+    """The result of :func:`cost_curve`."""
+
+    probability_cost: np.ndarray
+    """The grid of :math:`PC(+)` values in [0, 1]."""
+    normalized_cost: np.ndarray
+    """The lower envelope: the least normalized expected cost at each :math:`PC(+)`."""
+    best_threshold: np.ndarray
+    """The score threshold that attains it (predict positive when score >= threshold)."""
+    fpr: np.ndarray
+    """False positive rate of every ROC point: each is the line from (0, FPR) to (1, 1 - TPR)."""
+    fnr: np.ndarray
+    """False negative rate, 1 - TPR, of every ROC point."""
+    area: float
+    """Area under the envelope: the expected cost when :math:`PC(+)` is uniform on [0, 1]."""
+
+
+def cost_curve(y_true, y_score, *, n_points=201, pos_label=None):
+    """The cost curve of a scorer (Drummond & Holte), the dual of its ROC curve.
+
+    With costs :math:`c_{10}` for a missed positive and :math:`c_{01}` for a
+    false alarm and a share :math:`p` of positives, the **probability cost**
+    :math:`PC(+) = \\frac{p\\,c_{10}}{p\\,c_{10} + (1-p)\\,c_{01}}` summarizes all
+    three, and a classifier with rates (FPR, FNR) has normalized expected
+    cost :math:`\\mathrm{FNR}\\cdot PC(+) + \\mathrm{FPR}\\,(1 - PC(+))`: a line
+    from (0, FPR) to (1, FNR). Each ROC point is one line; the curve is their
+    lower envelope, the best threshold for each operating condition.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`roc_curve`.
+    n_points : int, default=201
+        Points of the :math:`PC(+)` grid, >= 2.
+
+    Returns
+    -------
+    CostCurve
+
+    Examples
+    --------
+    >>> curve = cost_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], n_points=5)
+    >>> curve.normalized_cost
+    array([0.   , 0.125, 0.25 , 0.125, 0.   ])
+    """
+    n_points = check_int(n_points, "n_points", low=2)
+    fpr, tpr, thresholds = roc_curve(y_true, y_score, pos_label=pos_label)
+    fnr = 1.0 - tpr
+    pc = np.linspace(0.0, 1.0, n_points)
+    costs = np.outer(pc, fnr) + np.outer(1.0 - pc, fpr)   # one column per ROC point
+    best = costs.argmin(axis=1)
+    envelope = costs[np.arange(n_points), best]
+    return CostCurve(pc, envelope, thresholds[best], fpr, fnr,
+                     float(np.sum(np.diff(pc) * (envelope[1:] + envelope[:-1]) / 2)))
