@@ -11,6 +11,7 @@ module                          topic
 :mod:`mlcore.model_selection`   cross-validation splitters and studies (ch. 4)
 :mod:`mlcore.divergence`        Gaussian KL and the number of folds (ch. 5)
 :mod:`mlcore.bootstrap`         out-of-bag, .632, .632+, intervals (ch. 6)
+:mod:`mlcore.compare`           tests, bias and variance, No Free Lunch (ch. 10)
 :mod:`mlcore.datasets`          the data sets shipped with the book
 :mod:`mlcore.widgets`           the pattern of every interactive figure
 :mod:`mlcore.homework`          student editions and the autograder (teachers)
@@ -21,9 +22,10 @@ here, so ``from mlcore import LogisticRegressionGD`` works as well as
 ``from mlcore.linear import LogisticRegressionGD``.
 """
 
-from . import bootstrap, bounds, datasets, divergence, linear, model_selection, vc, widgets
+from . import bootstrap, bounds, compare, datasets, divergence, linear, model_selection, vc, widgets
 from .bootstrap import *  # noqa: F403
 from .bounds import *  # noqa: F403
+from .compare import *  # noqa: F403
 from .datasets import *  # noqa: F403
 from .divergence import *  # noqa: F403
 from .linear import *  # noqa: F403
@@ -35,5 +37,5 @@ __version__ = "0.1.0"
 
 # model_selection re-exports divergence's K-fold functions: list each name once.
 __all__ = list(dict.fromkeys(name for module in (linear, bounds, vc, model_selection, divergence,
-                                                 bootstrap, datasets, widgets)
+                                                 bootstrap, compare, datasets, widgets)
                              for name in module.__all__))
