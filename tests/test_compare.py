@@ -9,9 +9,10 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.utils.estimator_checks import parametrize_with_checks
 from statsmodels.stats.contingency_tables import mcnemar
 
-from mlcore.compare import (BiasVarianceFigure, average_ranks, bias_variance_decomposition,
+from mlcore.compare import (BiasVarianceFigure, MidpointClassifier, average_ranks, bias_variance_decomposition,
                             binomial_test_error, corrected_resampled_t_test, f_test_5x2cv,
                             friedman_test, mcnemar_test, nemenyi_critical_difference,
                             no_free_lunch_table, paired_t_test_5x2cv, paired_t_test_cv,
@@ -170,3 +171,18 @@ def test_bad_input_is_a_clear_error(call, message):
 def test_figure_renders():
     figure = BiasVarianceFigure()
     assert figure.render(degree=9)[:4] == b"\x89PNG"
+
+
+@parametrize_with_checks([MidpointClassifier()])
+def test_midpoint_classifier_is_a_scikit_learn_estimator(estimator, check):
+    check(estimator)
+
+
+def test_midpoint_classifier_equals_its_definition():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(50, 3))
+    y = np.where(X[:, 2] + rng.normal(size=50) > 0, "yes", "no")
+    model = MidpointClassifier(feature=2).fit(X, y)
+    means = {c: X[y == c, 2].mean() for c in ("no", "yes")}
+    nearer = np.where(np.abs(X[:, 2] - means["yes"]) < np.abs(X[:, 2] - means["no"]), "yes", "no")
+    assert np.array_equal(model.predict(X), nearer)

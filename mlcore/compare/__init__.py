@@ -12,8 +12,8 @@ checked against SciPy, statsmodels or mlxtend in ``tests/test_compare.py``.
 """
 
 from ._figure import BiasVarianceFigure, plot_cd_diagram
-from ._simulation import (TESTS, bias_variance_decomposition, no_free_lunch_table,
-                          polynomial_bias_variance, rejection_rates)
+from ._simulation import (TESTS, MidpointClassifier, bias_variance_decomposition, no_free_lunch_table,
+                          polynomial_bias_variance, rejection_rates, two_feature_sampler)
 from ._tests import (TestResult, average_ranks, binomial_test_error, corrected_resampled_t_test,
                      f_test_5x2cv, friedman_test, mcnemar_test, nemenyi_critical_difference,
                      paired_t_test_5x2cv, paired_t_test_cv)
@@ -33,6 +33,8 @@ __all__ = [
     "polynomial_bias_variance",
     "no_free_lunch_table",
     "rejection_rates",
+    "MidpointClassifier",
+    "two_feature_sampler",
     "TESTS",
     "TestResult",
     "BiasVarianceFigure",

@@ -10,7 +10,9 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.model_selection import KFold, train_test_split
 from sklearn.utils import check_random_state
 
@@ -139,7 +141,7 @@ def polynomial_bias_variance(true_function, degrees, *, n_samples=25, noise=0.3,
 
 
 # -- No Free Lunch ----------------------------------------------------------------------
-def no_free_lunch_table(learners, *, n_bits=3, train_points=None):
+def no_free_lunch_table(learners, *, n_bits=3, train_points=None, target_weights=None):
     """Off-training-set error of learners averaged over *every* target function.
 
     The domain is the :math:`2^{n}` binary vectors of length ``n_bits``; a
@@ -157,6 +159,9 @@ def no_free_lunch_table(learners, *, n_bits=3, train_points=None):
         The domain has ``2**n_bits`` points (at most 4 bits: 65,536 targets).
     train_points : sequence of int, optional
         Default: the first half of the domain.
+    target_weights : callable, optional
+        ``weight(domain, f) -> float >= 0``: a non-uniform distribution over
+        targets (normalized here), to see what the theorem does *not* say.
 
     Returns
     -------
@@ -179,16 +184,45 @@ def no_free_lunch_table(learners, *, n_bits=3, train_points=None):
                          f"got {train.tolist()}.")
     test = np.setdiff1d(np.arange(size), train)
     targets = np.array(list(itertools.product([0, 1], repeat=size)))
+    weights = (np.ones(len(targets)) if target_weights is None
+               else np.array([float(target_weights(domain, f)) for f in targets]))
+    if np.any(weights < 0) or weights.sum() <= 0:
+        raise ValueError("target_weights must return weights >= 0, not all 0.")
     rows = {}
     for name, learner in learners.items():
         errors = np.array([np.mean(np.asarray(learner(domain[train], f[train], domain[test])) != f[test])
                            for f in targets])
-        rows[name] = {"mean_ots_error": errors.mean(), "min": errors.min(), "max": errors.max(),
-                      "n_targets": len(targets)}
+        rows[name] = {"mean_ots_error": float(errors @ weights / weights.sum()), "min": errors.min(),
+                      "max": errors.max(), "n_targets": len(targets)}
     return pd.DataFrame(rows).T
 
 
 # -- type-I error and power --------------------------------------------------------------
+def two_feature_sampler(weight=1.0):
+    """A sampler of the two-feature problem of chapter 10's test simulations.
+
+    Returns ``sampler(n, rng) -> (X, y)`` drawing :math:`x \sim N(0, I_2)` and
+    :math:`y = 1[x_1 + w\,x_2 + \varepsilon > 0]`, :math:`\varepsilon \sim N(0, 1)`.
+    With ``weight`` :math:`w = 1` the two features are equally informative,
+    so learners that use one feature each are equally good by symmetry.
+
+    Examples
+    --------
+    >>> X, y = two_feature_sampler(1.0)(5, np.random.default_rng(0))
+    >>> X.shape, sorted(set(y.tolist())) <= [0, 1]
+    ((5, 2), True)
+    """
+    weight = float(weight)
+    if not np.isfinite(weight):
+        raise ValueError(f"weight must be finite, got weight={weight!r}.")
+
+    def sampler(n, rng):
+        X = rng.normal(size=(n, 2))
+        return X, (X[:, 0] + weight * X[:, 1] + rng.normal(size=n) > 0).astype(int)
+
+    return sampler
+
+
 TESTS = ["10-fold paired t", "resampled t (10 splits)", "corrected resampled t",
          "5x2cv paired t", "5x2cv F", "McNemar"]
 
@@ -272,3 +306,62 @@ def rejection_rates(sampler, estimator_a, estimator_b, *, n_samples=200, n_repet
     rate = rejected.mean(axis=0)
     return pd.DataFrame({"rejection_rate": rate,
                          "se": np.sqrt(rate * (1 - rate) / n_repetitions)}, index=TESTS)
+
+
+class MidpointClassifier(ClassifierMixin, BaseEstimator):
+    """A one-feature classifier: threshold halfway between the two class means.
+
+    Predicts the class whose mean of ``X[:, feature]`` is nearer. It is the
+    simplest learner that still learns from data, and fast, which suits
+    simulations that fit thousands of models: two of them using different,
+    equally informative features are equally good *by construction*, the
+    setting in which chapter 10 measures each test's type-I error.
+
+    Parameters
+    ----------
+    feature : int, default=0
+        Column of ``X`` to use, >= 0.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    threshold_ : float
+        Midpoint of the two class means of the feature.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 5.0], [1.0, 3.0], [3.0, 1.0], [4.0, 0.0]])
+    >>> model = MidpointClassifier(feature=0).fit(X, [0, 0, 1, 1])
+    >>> model.threshold_, model.predict([[1.9, 0.0], [2.1, 0.0]]).tolist()
+    (2.0, [0, 1])
+    """
+
+    def __init__(self, feature=0):
+        self.feature = feature
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X, y):
+        """Store the classes and the midpoint of their means; returns ``self``."""
+        X, y = validate_data(self, X, y)
+        check_classification_targets(y)
+        feature = check_int(self.feature, "feature", low=0, high=X.shape[1] - 1)
+        self.classes_ = np.unique(y)
+        if self.classes_.size != 2:
+            raise ValueError(f"Only binary classification is supported: y must hold two classes, "
+                             f"got {self.classes_.size}.")
+        means = [X[y == c, feature].mean() for c in self.classes_]
+        self.threshold_ = float((means[0] + means[1]) / 2)
+        self._upper = int(means[1] >= means[0])               # which class lies above
+        return self
+
+    def predict(self, X):
+        """The class on the same side of the threshold as its mean."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False)
+        above = X[:, int(self.feature)] > self.threshold_
+        return self.classes_[np.where(above, self._upper, 1 - self._upper)]
