@@ -343,6 +343,7 @@ class MidpointClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
+        tags.classifier_tags.poor_score = True            # one feature: scores low by design
         return tags
 
     def fit(self, X, y):
@@ -352,8 +353,9 @@ class MidpointClassifier(ClassifierMixin, BaseEstimator):
         feature = check_int(self.feature, "feature", low=0, high=X.shape[1] - 1)
         self.classes_ = np.unique(y)
         if self.classes_.size != 2:
+            found = f"{self.classes_.size} class{'' if self.classes_.size == 1 else 'es'}"
             raise ValueError(f"Only binary classification is supported: y must hold two classes, "
-                             f"got {self.classes_.size}.")
+                             f"got {found}.")
         means = [X[y == c, feature].mean() for c in self.classes_]
         self.threshold_ = float((means[0] + means[1]) / 2)
         self._upper = int(means[1] >= means[0])               # which class lies above
