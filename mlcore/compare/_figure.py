@@ -48,9 +48,9 @@ def plot_cd_diagram(average_ranks, names, critical_difference, *, ax=None, title
         raise ValueError(f"critical_difference must be > 0, got {critical_difference!r}.")
     k = ranks.size
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * k), layout="constrained")
+        _, ax = plt.subplots(figsize=(7, 1.3 + 0.22 * k), layout="constrained")
     order = np.argsort(ranks)
-    ax.set(xlim=(0.5, k + 0.5), ylim=(-(k + 1) / 2 - 0.5, 1.6))
+    ax.set(xlim=(0.5, k + 0.5), ylim=(-0.55 - 0.45 * ((k + 1) // 2), 1.6))
     ax.axhline(0, color="k", lw=1)
     for r in range(1, k + 1):
         ax.plot([r, r], [0, 0.12], color="k", lw=1)
@@ -75,7 +75,7 @@ def plot_cd_diagram(average_ranks, names, critical_difference, *, ax=None, title
         if stop > start and not any(s <= start and stop <= e for s, e in groups):
             groups.append((start, stop))
     for level, (start, stop) in enumerate(groups):
-        y = -0.15 - 0.12 * level
+        y = -0.1 - 0.1 * level
         ax.plot([sorted_ranks[start] - 0.03, sorted_ranks[stop] + 0.03], [y, y], color="C3", lw=3)
     ax.set_axis_off()
     if title:
