@@ -13,6 +13,7 @@ module                          topic
 :mod:`mlcore.bootstrap`         out-of-bag, .632, .632+, intervals (ch. 6)
 :mod:`mlcore.bayes`             priors, MAP, Laplace, Bayesian regression (ch. 8)
 :mod:`mlcore.evaluation`        precision, recall, ROC, AUC, cost curves (ch. 9)
+:mod:`mlcore.compare`           tests, bias and variance, No Free Lunch (ch. 10)
 :mod:`mlcore.datasets`          the data sets shipped with the book
 :mod:`mlcore.widgets`           the pattern of every interactive figure
 :mod:`mlcore.homework`          student editions and the autograder (teachers)
@@ -23,11 +24,12 @@ here, so ``from mlcore import LogisticRegressionGD`` works as well as
 ``from mlcore.linear import LogisticRegressionGD``.
 """
 
-from . import (bayes, bootstrap, bounds, datasets, divergence, evaluation, linear, model_selection,
+from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation, linear, model_selection,
                vc, widgets)
 from .bayes import *  # noqa: F403
 from .bootstrap import *  # noqa: F403
 from .bounds import *  # noqa: F403
+from .compare import *  # noqa: F403
 from .datasets import *  # noqa: F403
 from .divergence import *  # noqa: F403
 from .evaluation import *  # noqa: F403
@@ -40,6 +42,6 @@ __version__ = "0.1.0"
 
 # model_selection re-exports divergence's K-fold functions: list each name once.
 __all__ = list(dict.fromkeys(name for module in (linear, bounds, vc, model_selection, divergence,
-                                                 bootstrap, bayes, evaluation, datasets,
+                                                 bootstrap, bayes, evaluation, compare, datasets,
                                                  widgets)
                              for name in module.__all__))

@@ -1,0 +1,41 @@
+"""Comparing learners (chapter 10): hypothesis tests, bias and variance, No Free Lunch.
+
+Tests: :func:`binomial_test_error` (one learner), :func:`paired_t_test_cv`,
+:func:`corrected_resampled_t_test`, :func:`paired_t_test_5x2cv`,
+:func:`f_test_5x2cv`, :func:`mcnemar_test` (two learners),
+:func:`friedman_test`, :func:`average_ranks`,
+:func:`nemenyi_critical_difference` and :func:`plot_cd_diagram` (many
+learners, many data sets). Simulations: :func:`rejection_rates` (type-I
+error and power), :func:`bias_variance_decomposition` and
+:func:`polynomial_bias_variance`, :func:`no_free_lunch_table`. Each test is
+checked against SciPy, statsmodels or mlxtend in ``tests/test_compare.py``.
+"""
+
+from ._figure import BiasVarianceFigure, plot_cd_diagram
+from ._simulation import (TESTS, MidpointClassifier, bias_variance_decomposition, no_free_lunch_table,
+                          polynomial_bias_variance, rejection_rates, two_feature_sampler)
+from ._tests import (TestResult, average_ranks, binomial_test_error, corrected_resampled_t_test,
+                     f_test_5x2cv, friedman_test, mcnemar_test, nemenyi_critical_difference,
+                     paired_t_test_5x2cv, paired_t_test_cv)
+
+__all__ = [
+    "binomial_test_error",
+    "paired_t_test_cv",
+    "corrected_resampled_t_test",
+    "paired_t_test_5x2cv",
+    "f_test_5x2cv",
+    "mcnemar_test",
+    "average_ranks",
+    "friedman_test",
+    "nemenyi_critical_difference",
+    "plot_cd_diagram",
+    "bias_variance_decomposition",
+    "polynomial_bias_variance",
+    "no_free_lunch_table",
+    "rejection_rates",
+    "MidpointClassifier",
+    "two_feature_sampler",
+    "TESTS",
+    "TestResult",
+    "BiasVarianceFigure",
+]
