@@ -24,8 +24,8 @@ here, so ``from mlcore import LogisticRegressionGD`` works as well as
 ``from mlcore.linear import LogisticRegressionGD``.
 """
 
-from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation, linear, model_selection,
-               vc, widgets)
+from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation, linear,
+               model_selection, vc, widgets)
 from .bayes import *  # noqa: F403
 from .bootstrap import *  # noqa: F403
 from .bounds import *  # noqa: F403
