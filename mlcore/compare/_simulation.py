@@ -201,8 +201,8 @@ def no_free_lunch_table(learners, *, n_bits=3, train_points=None, target_weights
 def two_feature_sampler(weight=1.0):
     """A sampler of the two-feature problem of chapter 10's test simulations.
 
-    Returns ``sampler(n, rng) -> (X, y)`` drawing :math:`x \sim N(0, I_2)` and
-    :math:`y = 1[x_1 + w\,x_2 + \varepsilon > 0]`, :math:`\varepsilon \sim N(0, 1)`.
+    Returns ``sampler(n, rng) -> (X, y)`` drawing :math:`x \\sim N(0, I_2)` and
+    :math:`y = 1[x_1 + w\\,x_2 + \\varepsilon > 0]`, :math:`\\varepsilon \\sim N(0, 1)`.
     With ``weight`` :math:`w = 1` the two features are equally informative,
     so learners that use one feature each are equally good by symmetry.
 
