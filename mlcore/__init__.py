@@ -14,6 +14,7 @@ module                          topic
 :mod:`mlcore.bayes`             priors, MAP, Laplace, Bayesian regression (ch. 8)
 :mod:`mlcore.evaluation`        precision, recall, ROC, AUC, cost curves (ch. 9)
 :mod:`mlcore.compare`           tests, bias and variance, No Free Lunch (ch. 10)
+:mod:`mlcore.tree`              decision trees: gain, gain ratio, Gini, pruning (ch. 12)
 :mod:`mlcore.datasets`          the data sets shipped with the book
 :mod:`mlcore.widgets`           the pattern of every interactive figure
 :mod:`mlcore.homework`          student editions and the autograder (teachers)
@@ -35,6 +36,7 @@ from .divergence import *  # noqa: F403
 from .evaluation import *  # noqa: F403
 from .linear import *  # noqa: F403
 from .model_selection import *  # noqa: F403
+from .tree import *  # noqa: F403
 from .vc import *  # noqa: F403
 from .widgets import *  # noqa: F403
 
@@ -42,6 +44,6 @@ __version__ = "0.1.0"
 
 # model_selection re-exports divergence's K-fold functions: list each name once.
 __all__ = list(dict.fromkeys(name for module in (linear, bounds, vc, model_selection, divergence,
-                                                 bootstrap, bayes, evaluation, compare, datasets,
+                                                 bootstrap, bayes, evaluation, compare, tree, datasets,
                                                  widgets)
                              for name in module.__all__))

@@ -1,0 +1,30 @@
+"""Decision trees (chapter 12), written from scratch for teaching.
+
+Split criteria: :func:`entropy`, :func:`information_gain` (ID3),
+:func:`intrinsic_value` and :func:`gain_ratio` (C4.5), :func:`gini` and
+:func:`gini_index` (CART), :func:`threshold_gains` for continuous attributes.
+:class:`DecisionTreeClassifier` grows a tree on discrete and continuous
+attributes with missing values, and pre- or post-prunes it on a validation
+set; :func:`plot_tree` draws it (as SVG), :class:`TreeDepthFigure` is the
+chapter's interactive figure. On numeric data without ties the tree equals
+scikit-learn's ``DecisionTreeClassifier(criterion="entropy")``
+(``tests/test_tree.py``).
+"""
+
+from ._criteria import (entropy, gain_ratio, gini, gini_index, information_gain, intrinsic_value,
+                        threshold_gains)
+from ._draw import TreeDepthFigure, plot_tree
+from ._tree import DecisionTreeClassifier
+
+__all__ = [
+    "entropy",
+    "gini",
+    "information_gain",
+    "intrinsic_value",
+    "gain_ratio",
+    "gini_index",
+    "threshold_gains",
+    "DecisionTreeClassifier",
+    "plot_tree",
+    "TreeDepthFigure",
+]

@@ -1,0 +1,218 @@
+"""Split criteria of chapter 12: entropy, information gain (ID3), the gain
+ratio (C4.5), the Gini value and Gini index (CART), for a discrete attribute
+and for the thresholds of a continuous one, with C4.5's weighting for
+missing values.
+
+All take optional sample weights: C4.5 sends a sample whose value is missing
+down every branch with a weight equal to the branch's share, and the
+quantities below are then computed from weighted counts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import xlogy
+
+
+def _weights(y, sample_weight):
+    if sample_weight is None:
+        return np.ones(len(y))
+    w = np.asarray(sample_weight, dtype=float)
+    if w.shape != (len(y),) or np.any(w < 0) or not np.all(np.isfinite(w)):
+        raise ValueError(f"sample_weight must be {len(y)} finite weights >= 0.")
+    return w
+
+
+def _class_weights(y, w):
+    _, index = np.unique(y, return_inverse=True)
+    return np.bincount(index, weights=w)
+
+
+def _entropy_of(counts, axis=-1):
+    """Entropy in bits of (possibly unnormalized) class counts along ``axis``; 0 for empty.
+
+    Uses :math:`H = \log_2 n - \frac{1}{n}\sum_k c_k\log_2 c_k` (``xlogy`` makes
+    :math:`0 \log 0 = 0`), a few array operations for any number of count vectors.
+    """
+    counts = np.asarray(counts, dtype=float)
+    total = counts.sum(axis=axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = (np.log(total) - xlogy(counts, counts).sum(axis=axis) / total) / np.log(2)
+    return np.where(total > 0, np.maximum(h, 0.0), 0.0)
+
+
+def _gini_of(counts, axis=-1):
+    counts = np.asarray(counts, dtype=float)
+    total = counts.sum(axis=axis, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(total > 0, counts / total, 0.0)
+    return 1.0 - (p**2).sum(axis=axis)
+
+
+def _check_xy(x, y):
+    x, y = np.asarray(x, dtype=object), np.asarray(y)
+    if x.ndim != 1 or y.ndim != 1 or len(x) != len(y):
+        raise ValueError(f"x and y must be 1-D of one length, got shapes {x.shape} and {y.shape}.")
+    if len(y) == 0:
+        raise ValueError("x and y are empty.")
+    return x, y
+
+
+def _missing(x):
+    return np.array([v is None or (isinstance(v, float) and np.isnan(v)) for v in x], dtype=bool)
+
+
+def entropy(y, sample_weight=None):
+    """Information entropy :math:`\\mathrm{Ent}(D) = -\\sum_k p_k\\log_2 p_k` of the labels, in bits.
+
+    Examples
+    --------
+    >>> round(entropy(["是"] * 8 + ["否"] * 9), 3)     # watermelon 2.0: 8 good of 17
+    0.998
+    """
+    y = np.asarray(y)
+    if y.ndim != 1 or len(y) == 0:
+        raise ValueError(f"y must be a non-empty 1-D array of labels, got shape {y.shape}.")
+    return float(_entropy_of(_class_weights(y, _weights(y, sample_weight))))
+
+
+def gini(y, sample_weight=None):
+    """The Gini value :math:`1 - \\sum_k p_k^2`: the chance that two samples drawn with replacement disagree.
+
+    Examples
+    --------
+    >>> gini([0, 0, 1, 1])
+    0.5
+    """
+    y = np.asarray(y)
+    if y.ndim != 1 or len(y) == 0:
+        raise ValueError(f"y must be a non-empty 1-D array of labels, got shape {y.shape}.")
+    return float(_gini_of(_class_weights(y, _weights(y, sample_weight))))
+
+
+def _discrete_parts(x, y, sample_weight):
+    """Weighted class counts per value of a discrete attribute, over the samples where it is known."""
+    x, y = _check_xy(x, y)
+    w = _weights(y, sample_weight)
+    classes, y_index = np.unique(y, return_inverse=True)
+    known = ~_missing(x)
+    values = sorted(set(x[known].tolist()), key=str)
+    counts = np.zeros((len(values), classes.size))
+    for i, v in enumerate(values):
+        mask = known & (x == v)
+        counts[i] = np.bincount(y_index[mask], weights=w[mask], minlength=classes.size)
+    rho = w[known].sum() / w.sum() if w.sum() > 0 else 0.0
+    return values, counts, rho
+
+
+def information_gain(x, y, sample_weight=None):
+    """ID3's information gain of a discrete attribute, with C4.5's treatment of missing values.
+
+    :math:`\\mathrm{Gain}(D, a) = \\rho\\,\\bigl(\\mathrm{Ent}(\\tilde D) - \\sum_v \\tilde r_v\\,\\mathrm{Ent}(\\tilde D^v)\\bigr)`:
+    :math:`\\tilde D` the samples whose value of :math:`a` is known (missing is
+    ``None`` or NaN), :math:`\\rho` their (weighted) share and
+    :math:`\\tilde r_v` the share of :math:`\\tilde D` with value :math:`v`.
+    Without missing values this is :math:`\\mathrm{Ent}(D) - \\sum_v \\frac{|D^v|}{|D|}\\mathrm{Ent}(D^v)`.
+
+    Examples
+    --------
+    >>> texture = ["清晰"] * 9 + ["稍糊"] * 5 + ["模糊"] * 3
+    >>> good = [1, 1, 1, 1, 1, 1, 1, 0, 0] + [1, 0, 0, 0, 0] + [0, 0, 0]
+    >>> round(information_gain(texture, good), 3)
+    0.381
+    """
+    _, counts, rho = _discrete_parts(x, y, sample_weight)
+    if counts.sum() == 0:
+        return 0.0
+    sizes = counts.sum(axis=1)
+    before = _entropy_of(counts.sum(axis=0))
+    after = np.sum(sizes / sizes.sum() * _entropy_of(counts))
+    return float(rho * (before - after))
+
+
+def intrinsic_value(x, sample_weight=None):
+    """C4.5's intrinsic value :math:`\\mathrm{IV}(a) = -\\sum_v \\tilde r_v\\log_2\\tilde r_v` of an attribute.
+
+    Examples
+    --------
+    >>> intrinsic_value(["a", "b", "c", "d"])
+    2.0
+    """
+    x = np.asarray(x, dtype=object)
+    _, counts, _ = _discrete_parts(x, np.zeros(len(x), dtype=int), sample_weight)
+    return float(_entropy_of(counts.sum(axis=1)))
+
+
+def gain_ratio(x, y, sample_weight=None):
+    """C4.5's gain ratio :math:`\\mathrm{Gain}(D, a)/\\mathrm{IV}(a)` (0 when IV is 0).
+
+    Examples
+    --------
+    >>> round(gain_ratio(["a", "b", "c", "d"], [0, 0, 1, 1]), 3)
+    0.5
+    """
+    iv = intrinsic_value(x, sample_weight)
+    return 0.0 if iv == 0 else information_gain(x, y, sample_weight) / iv
+
+
+def gini_index(x, y, sample_weight=None):
+    """CART's Gini index of a discrete attribute: :math:`\\sum_v \\tilde r_v\\,\\mathrm{Gini}(\\tilde D^v)` (lower is better).
+
+    Examples
+    --------
+    >>> gini_index(["a", "a", "b", "b"], [0, 0, 1, 1])
+    0.0
+    """
+    _, counts, _ = _discrete_parts(x, y, sample_weight)
+    sizes = counts.sum(axis=1)
+    return float(np.sum(sizes / sizes.sum() * _gini_of(counts))) if sizes.sum() else 0.0
+
+
+def threshold_gains(x, y, sample_weight=None, criterion="gain"):
+    """Every candidate threshold of a continuous attribute and its score.
+
+    The known values are sorted; the candidates are the midpoints between
+    consecutive distinct values, and each splits the samples into
+    :math:`\\le t` and :math:`> t`. Scores come from cumulative class counts
+    along the sorted order, all thresholds at once. ``criterion``:
+    ``"gain"`` (information gain, times :math:`\\rho` for missing values),
+    ``"gain_ratio"`` (divided by the split's intrinsic value) or ``"gini"``
+    (the Gini index, lower is better).
+
+    Returns
+    -------
+    thresholds, scores : ndarray
+
+    Examples
+    --------
+    >>> t, g = threshold_gains([0.1, 0.2, 0.3, 0.4], [0, 0, 1, 1])
+    >>> t.round(2).tolist(), g.round(3).tolist()
+    ([0.15, 0.25, 0.35], [0.311, 1.0, 0.311])
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y)
+    if x.ndim != 1 or y.shape != x.shape or len(x) == 0:
+        raise ValueError(f"x and y must be 1-D of one length, got shapes {x.shape} and {y.shape}.")
+    w = _weights(y, sample_weight)
+    known = ~np.isnan(x)
+    rho = w[known].sum() / w.sum() if w.sum() > 0 else 0.0
+    classes, y_index = np.unique(y, return_inverse=True)
+    order = np.argsort(x[known], kind="mergesort")
+    xs = x[known][order]
+    onehot = np.zeros((len(xs), classes.size))
+    onehot[np.arange(len(xs)), y_index[known][order]] = w[known][order]
+    left = np.cumsum(onehot, axis=0)[:-1]
+    total = onehot.sum(axis=0)
+    right = total - left
+    distinct = xs[1:] > xs[:-1]
+    thresholds = ((xs[:-1] + xs[1:]) / 2)[distinct]
+    left, right = left[distinct], right[distinct]
+    n_left, n_right = left.sum(axis=1), right.sum(axis=1)
+    n = total.sum()
+    if criterion == "gini":
+        return thresholds, (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
+    gains = rho * (_entropy_of(total) - (n_left * _entropy_of(left) + n_right * _entropy_of(right)) / n)
+    if criterion == "gain":
+        return thresholds, gains
+    iv = _entropy_of(np.column_stack([n_left, n_right]))
+    return thresholds, np.where(iv > 0, gains / np.where(iv > 0, iv, 1), 0.0)

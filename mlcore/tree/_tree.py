@@ -1,0 +1,499 @@
+"""The decision tree of chapter 12: ID3, C4.5 and CART splits on discrete and
+continuous attributes, C4.5's missing values, and pre- and post-pruning
+with a validation set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (check_consistent_length, check_is_fitted, column_or_1d,
+                                      validate_data)
+
+from .._validation import check_int, check_option
+from ._criteria import _entropy_of, _gini_of
+
+
+@dataclass
+class Node:
+    """One node: its weighted class counts and, unless it is a leaf, its split."""
+
+    counts: np.ndarray
+    prediction: int                          # index into classes_
+    depth: int
+    feature: int | None = None
+    threshold: float | None = None           # continuous split: left is <= threshold
+    children: list = field(default_factory=list)
+    child_shares: np.ndarray | None = None   # training weight share of each child (missing values)
+
+    @property
+    def is_leaf(self):
+        return not self.children
+
+
+def _majority(counts, fallback):
+    """Index of the largest count; the first on ties; ``fallback`` for an empty node."""
+    return int(np.argmax(counts)) if counts.sum() > 0 else fallback
+
+
+class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
+    """A decision tree for discrete and continuous attributes, written from scratch.
+
+    Discrete attributes split into one branch per value (every value seen in
+    the training set; an empty branch becomes a leaf with its parent's
+    majority class) and are not reused below; continuous attributes split in
+    two at the best midpoint between sorted values and may be reused.
+    Missing values (NaN or None) are handled as in C4.5: the split is scored
+    on the samples whose value is known, times their share :math:`\\rho`, and a
+    sample with a missing value goes down every branch with weight
+    proportional to the branch's share; at prediction time its class
+    probabilities are the branches' mixed by those shares.
+
+    Parameters
+    ----------
+    criterion : {"gain", "gain_ratio", "gini"}, default="gain"
+        ID3's information gain; C4.5's gain ratio with its heuristic (among
+        attributes whose gain is at least the average, the highest ratio);
+        CART's Gini index (lowest wins).
+    max_depth : int or None, default=None
+    min_samples_split : int, default=2
+        A node with fewer (weighted) samples becomes a leaf.
+    pruning : {None, "pre", "post"}, default=None
+        Use the validation set given to ``fit``: ``"pre"`` splits a node only
+        if that raises the validation accuracy; ``"post"`` grows the full tree,
+        then, bottom-up, replaces a subtree by a leaf if that raises it.
+    prune_ties : {"keep", "prune"}, default="keep"
+        When the validation accuracy is *equal* with and without a split:
+        ``"keep"`` the simpler tree for pre-pruning and the subtree for
+        post-pruning (the rule of Zhou's book), or ``"prune"`` (prefer the
+        smaller tree in both). The choice changes the result on watermelon 2.0.
+    categorical_features : "auto" or list, default="auto"
+        ``"auto"``: columns of object, string, category or bool dtype are
+        discrete, numeric ones continuous. Or a list of column indices or
+        names that are discrete.
+
+    Ties between attributes are broken by column order (the first wins);
+    ties between thresholds by the smallest; ties between classes by their
+    sorted order.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+    tree_ : Node
+        The root.
+    feature_names_in_ : ndarray of str
+        When fitted on a DataFrame.
+    categories_ : list
+        For each column, its sorted values if discrete, else None.
+
+    Examples
+    --------
+    >>> X = pd.DataFrame({"texture": ["clear", "clear", "blurry", "slightly"],
+    ...                   "density": [0.70, 0.60, 0.25, 0.40]})
+    >>> tree = DecisionTreeClassifier().fit(X, ["good", "good", "bad", "bad"])
+    >>> print(tree.export_text())
+    texture = blurry: bad (1 bad, 0 good)
+    texture = clear: good (0 bad, 2 good)
+    texture = slightly: bad (1 bad, 0 good)
+    """
+
+    def __init__(self, criterion="gain", *, max_depth=None, min_samples_split=2, pruning=None,
+                 prune_ties="keep", categorical_features="auto"):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.pruning = pruning
+        self.prune_ties = prune_ties
+        self.categorical_features = categorical_features
+
+    # -- input ----------------------------------------------------------------------
+    def _columns(self, X, fitting):
+        """The columns as a list of 1-D arrays: codes (-1 missing, -2 unseen) or floats (NaN missing)."""
+        frame = X if isinstance(X, pd.DataFrame) else None
+        array = validate_data(self, X, reset=fitting, dtype=None, ensure_all_finite="allow-nan",
+                              accept_sparse=False)
+        if fitting:
+            frame = frame if frame is not None else pd.DataFrame(array)
+            self._discrete = self._which_discrete(frame)
+            self.categories_ = [sorted({v for v in array[:, j] if not _is_missing(v)}, key=str)
+                                if self._discrete[j] else None for j in range(array.shape[1])]
+        columns = []
+        for j in range(array.shape[1]):
+            values = array[:, j]
+            if self._discrete[j]:
+                lookup = {v: i for i, v in enumerate(self.categories_[j])}
+                columns.append(np.array([-1 if _is_missing(v) else lookup.get(v, -2) for v in values]))
+            elif values.dtype.kind in "fiu":
+                numbers = values.astype(float)                  # the fast path: a numeric array
+                if np.any(np.isinf(numbers)):
+                    raise ValueError("Input X contains infinity or a value too large for dtype('float64').")
+                columns.append(numbers)
+            else:
+                try:
+                    numbers = np.array([np.nan if _is_missing(v) else float(v) for v in values])
+                except (TypeError, ValueError) as error:
+                    raise ValueError(f"column {j} holds non-numeric values; list it in "
+                                     "categorical_features.") from error
+                if np.any(np.isinf(numbers)):
+                    raise ValueError("Input X contains infinity or a value too large for dtype('float64').")
+                columns.append(numbers)
+        return columns
+
+    def _which_discrete(self, frame):
+        if isinstance(self.categorical_features, str):
+            check_option(self.categorical_features, "categorical_features", ["auto"])
+            return [not _numeric_column(frame.iloc[:, j]) for j in range(frame.shape[1])]
+        names = list(frame.columns)
+        discrete = [False] * frame.shape[1]
+        for item in self.categorical_features:
+            if item in names:
+                discrete[names.index(item)] = True
+            elif isinstance(item, (int, np.integer)) and 0 <= item < frame.shape[1]:
+                discrete[int(item)] = True
+            else:
+                raise ValueError(f"categorical_features names {item!r}, which is not a column of X.")
+        return discrete
+
+    # -- fitting ----------------------------------------------------------------------
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True               # C4.5's missing values
+        tags.input_tags.string = True
+        return tags
+
+    def fit(self, X, y, X_val=None, y_val=None):
+        """Grow (and, with ``pruning``, prune) the tree; returns ``self``."""
+        check_option(self.criterion, "criterion", ["gain", "gain_ratio", "gini"])
+        check_option(self.pruning, "pruning", [None, "pre", "post"])
+        check_option(self.prune_ties, "prune_ties", ["keep", "prune"])
+        if self.max_depth is not None:
+            check_int(self.max_depth, "max_depth", low=1)
+        check_int(self.min_samples_split, "min_samples_split", low=2)
+        columns = self._columns(X, fitting=True)
+        y = column_or_1d(y, warn=True)
+        check_consistent_length(columns[0], y)
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if self.pruning is not None:
+            if X_val is None or y_val is None:
+                raise ValueError(f"pruning={self.pruning!r} needs a validation set: fit(X, y, X_val, y_val).")
+            self._val = (self._columns(X_val, fitting=False), self._encode(y_val))
+        self._X, self._y = columns, y_index
+        self.tree_ = self._grow(np.arange(len(y)), np.ones(len(y)), set(np.flatnonzero(self._discrete)),
+                                0, None, np.arange(len(self._val[1])) if self.pruning == "pre" else None)
+        if self.pruning == "post":
+            self._post_prune(self.tree_, np.arange(len(self._val[1])))
+        del self._X, self._y
+        self.__dict__.pop("_val", None)
+        return self
+
+    def _encode(self, y):
+        y = np.asarray(y)
+        index = np.searchsorted(self.classes_, y)
+        index = np.clip(index, 0, len(self.classes_) - 1)
+        if not np.all(self.classes_[index] == y):
+            raise ValueError("y_val holds labels that are not in y.")
+        return index
+
+    def _grow(self, idx, w, discrete_left, depth, parent_prediction, val_idx):
+        n_classes = len(self.classes_)
+        counts = np.bincount(self._y[idx], weights=w, minlength=n_classes)
+        node = Node(counts, _majority(counts, parent_prediction if parent_prediction is not None else 0), depth)
+        if counts.sum() == 0 or np.count_nonzero(counts) <= 1:
+            return node
+        if (self.max_depth is not None and depth >= self.max_depth) or counts.sum() < self.min_samples_split:
+            return node
+        split = self._best_split(idx, w, discrete_left)
+        if split is None:
+            return node
+        feature, threshold, parts = split
+        if self.pruning == "pre":
+            leaf_right = self._val_correct_leaf(node.prediction, val_idx)
+            split_right = sum(self._val_correct_leaf(_majority(np.bincount(self._y[p_idx], weights=p_w,
+                                                                           minlength=n_classes),
+                                                               node.prediction), v)
+                              for (p_idx, p_w), v in zip(parts, self._route_val(feature, threshold, val_idx,
+                                                                                 len(parts))))
+            if split_right < leaf_right or (split_right == leaf_right and self.prune_ties == "keep"):
+                return node
+        node.feature, node.threshold = feature, threshold
+        shares = np.array([p_w.sum() for _, p_w in parts])
+        node.child_shares = shares / shares.sum() if shares.sum() > 0 else np.full(len(parts), 1 / len(parts))
+        below = discrete_left - {feature}
+        routes = (self._route_val(feature, threshold, val_idx, len(parts)) if val_idx is not None
+                  else [None] * len(parts))
+        node.children = [self._grow(p_idx, p_w, below, depth + 1, node.prediction, v)
+                         for (p_idx, p_w), v in zip(parts, routes)]
+        return node
+
+    def _best_split(self, idx, w, discrete_left):
+        """(feature, threshold or None, [(indices, weights) per child]) of the best split, or None."""
+        candidates = []
+        dense = [j for j in range(self.n_features_in_)
+                 if not self._discrete[j] and not np.isnan(self._X[j][idx]).any()]
+        scored_dense = self._score_continuous_all(dense, idx, w) if dense else {}
+        for j in range(self.n_features_in_):
+            if self._discrete[j]:
+                if j in discrete_left:
+                    scored = self._score_discrete(j, idx, w)
+                    if scored is not None:
+                        candidates.append((j, None, *scored))
+            else:
+                scored = scored_dense[j] if j in scored_dense else self._score_continuous(j, idx, w)
+                if scored is not None:
+                    candidates.append((j, *scored))
+        if not candidates:
+            return None
+        gains = np.array([c[2] for c in candidates])
+        if self.criterion == "gain":
+            best = int(np.argmax(gains))
+        elif self.criterion == "gini":
+            best = int(np.argmin(gains))
+        else:   # C4.5: among gains >= the average, the highest ratio
+            ratios = np.array([c[3] for c in candidates])
+            eligible = gains >= gains.mean() - 1e-12
+            best = int(np.flatnonzero(eligible)[np.argmax(ratios[eligible])])
+        feature, threshold = candidates[best][0], candidates[best][1]
+        return feature, threshold, self._partition(feature, threshold, idx, w)
+
+    def _score_discrete(self, j, idx, w):
+        x = self._X[j][idx]
+        known = x >= 0
+        if len(np.unique(x[known])) < 2:
+            return None
+        n_values = len(self.categories_[j])
+        table = np.zeros((n_values, len(self.classes_)))
+        np.add.at(table, (x[known], self._y[idx][known]), w[known])
+        rho = w[known].sum() / w.sum()
+        sizes = table.sum(axis=1)
+        total = sizes.sum()
+        if self.criterion == "gini":
+            return float(np.sum(sizes / total * _gini_of(table))), 0.0
+        gain = rho * (_entropy_of(table.sum(axis=0)) - np.sum(sizes / total * _entropy_of(table)))
+        iv = _entropy_of(sizes)
+        return float(gain), float(gain / iv if iv > 0 else 0.0)
+
+    def _score_continuous(self, j, idx, w):
+        x = self._X[j][idx]
+        known = ~np.isnan(x)
+        if known.sum() < 2:
+            return None
+        order = np.argsort(x[known], kind="mergesort")
+        xs = x[known][order]
+        distinct = xs[1:] > xs[:-1]
+        if not distinct.any():
+            return None
+        onehot = np.zeros((len(xs), len(self.classes_)))
+        onehot[np.arange(len(xs)), self._y[idx][known][order]] = w[known][order]
+        left = np.cumsum(onehot, axis=0)[:-1][distinct]
+        total = onehot.sum(axis=0)
+        right = total - left
+        n_left, n_right, n = left.sum(axis=1), right.sum(axis=1), total.sum()
+        thresholds = ((xs[:-1] + xs[1:]) / 2)[distinct]
+        if self.criterion == "gini":
+            scores = (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
+            best = int(np.argmin(scores))
+            return float(thresholds[best]), float(scores[best]), 0.0
+        rho = w[known].sum() / w.sum()
+        gains = rho * (_entropy_of(total) - (n_left * _entropy_of(left) + n_right * _entropy_of(right)) / n)
+        best = int(np.argmax(gains))
+        iv = _entropy_of(np.array([n_left[best], n_right[best]]))
+        return float(thresholds[best]), float(gains[best]), float(gains[best] / iv if iv > 0 else 0.0)
+
+    def _score_continuous_all(self, features, idx, w):
+        """Best threshold of every continuous feature without missing values, all at once.
+
+        One argsort of the node's (m, F) block, cumulative weighted class
+        counts along it, and the scores of all (position, feature) pairs as
+        arrays: the per-node cost is a handful of NumPy calls, not F of them.
+        """
+        X = np.column_stack([self._X[j][idx] for j in features])            # (m, F)
+        order = np.argsort(X, axis=0, kind="mergesort")
+        xs = np.take_along_axis(X, order, axis=0)
+        n_classes = len(self.classes_)
+        onehot = np.zeros((len(idx), len(features), n_classes))
+        rows = np.arange(len(idx))[:, None]
+        onehot[rows, np.arange(len(features))[None, :], self._y[idx][order]] = w[order]
+        left = np.cumsum(onehot, axis=0)[:-1]                                  # (m-1, F, K)
+        total = onehot[:, 0, :].sum(axis=0)
+        right = total - left
+        n_left, n_right, n = left.sum(axis=2), right.sum(axis=2), total.sum()
+        distinct = xs[1:] > xs[:-1]
+        if self.criterion == "gini":
+            scores = (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
+            scores = np.where(distinct, scores, np.inf)
+            best = np.argmin(scores, axis=0)
+        else:
+            scores = _entropy_of(total) - (n_left * _entropy_of(left) + n_right * _entropy_of(right)) / n
+            scores = np.where(distinct, scores, -np.inf)
+            best = np.argmax(scores, axis=0)
+        out = {}
+        for f, j in enumerate(features):
+            b = best[f]
+            if not distinct[b, f]:
+                out[j] = None                                                  # a constant feature
+                continue
+            threshold = float((xs[b, f] + xs[b + 1, f]) / 2)
+            score = float(scores[b, f])
+            if self.criterion != "gain_ratio":
+                out[j] = (threshold, score, 0.0)
+            else:
+                iv = _entropy_of(np.array([n_left[b, f], n_right[b, f]]))
+                out[j] = (threshold, score, float(score / iv if iv > 0 else 0.0))
+        return out
+
+    def _partition(self, j, threshold, idx, w):
+        x = self._X[j][idx]
+        if threshold is None:
+            known = x >= 0
+            masks = [x == v for v in range(len(self.categories_[j]))]
+        else:
+            known = ~np.isnan(x)
+            masks = [known & (x <= threshold), known & (x > threshold)]
+        shares = np.array([w[m].sum() for m in masks])
+        shares = shares / shares.sum()
+        missing = ~known
+        parts = []
+        for mask, share in zip(masks, shares):
+            take = mask | (missing & (share > 0))
+            weights = np.where(mask, w, w * share)[take]
+            parts.append((idx[take], weights))
+        return parts
+
+    # -- validation and pruning ----------------------------------------------------------
+    def _route_val(self, j, threshold, val_idx, n_children):
+        if val_idx is None:
+            return [None] * n_children
+        x = self._val[0][j][val_idx]
+        if threshold is None:
+            return [val_idx[x == v] for v in range(n_children)]
+        return [val_idx[x <= threshold], val_idx[x > threshold]]
+
+    def _val_correct_leaf(self, prediction, val_idx):
+        return int(np.sum(self._val[1][val_idx] == prediction)) if val_idx is not None else 0
+
+    def _val_correct(self, node, val_idx):
+        if node.is_leaf or len(val_idx) == 0:
+            return self._val_correct_leaf(node.prediction, val_idx)
+        routes = self._route_val(node.feature, node.threshold, val_idx, len(node.children))
+        return sum(self._val_correct(child, r) for child, r in zip(node.children, routes))
+
+    def _post_prune(self, node, val_idx):
+        if node.is_leaf:
+            return
+        routes = self._route_val(node.feature, node.threshold, val_idx, len(node.children))
+        for child, r in zip(node.children, routes):
+            self._post_prune(child, r)
+        as_leaf = self._val_correct_leaf(node.prediction, val_idx)
+        as_tree = self._val_correct(node, val_idx)
+        if as_leaf > as_tree or (as_leaf == as_tree and self.prune_ties == "prune"):
+            node.children, node.feature, node.threshold = [], None, None
+
+    # -- prediction ----------------------------------------------------------------------
+    def _proba_one(self, node, row):
+        if node.is_leaf:
+            total = node.counts.sum()
+            if total == 0:
+                out = np.zeros(len(self.classes_))
+                out[node.prediction] = 1.0
+                return out
+            return node.counts / total
+        value = row[node.feature]
+        if node.threshold is None:
+            if value == -1:
+                branches = range(len(node.children))
+            elif value == -2:                       # a value never seen in training
+                return node.counts / node.counts.sum()
+            else:
+                return self._proba_one(node.children[value], row)
+        else:
+            if np.isnan(value):
+                branches = range(2)
+            else:
+                return self._proba_one(node.children[0 if value <= node.threshold else 1], row)
+        return sum(node.child_shares[b] * self._proba_one(node.children[b], row) for b in branches)
+
+    def predict_proba(self, X):
+        """Class probabilities from the leaves' (weighted) class counts, in the order of ``classes_``."""
+        check_is_fitted(self)
+        columns = self._columns(X, fitting=False)
+        rows = list(zip(*columns))
+        return np.array([self._proba_one(self.tree_, row) for row in rows]).reshape(len(rows), -1)
+
+    def predict(self, X):
+        """The most probable class (the first in sorted order on ties)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    # -- inspection ----------------------------------------------------------------------
+    def _feature_name(self, j, feature_names):
+        if feature_names is not None:
+            return str(feature_names[j])
+        if hasattr(self, "feature_names_in_"):
+            return str(self.feature_names_in_[j])
+        return f"x{j}"
+
+    def branch_labels(self, node, feature_names=None):
+        """The test on each branch of ``node``, e.g. ``["texture = clear", ...]`` or ``["density <= 0.38", ...]``."""
+        name = self._feature_name(node.feature, feature_names)
+        if node.threshold is None:
+            return [f"{name} = {v}" for v in self.categories_[node.feature]]
+        return [f"{name} <= {node.threshold:.4g}", f"{name} > {node.threshold:.4g}"]
+
+    def export_text(self, feature_names=None, *, decimals=3):
+        """The tree as indented text, one line per branch, leaves with their class and counts."""
+        check_is_fitted(self)
+        lines = []
+
+        def describe(node):
+            counts = ", ".join(f"{c:.{decimals}g} {k}" for k, c in zip(self.classes_, node.counts))
+            return f"{self.classes_[node.prediction]} ({counts})"
+
+        def walk(node, indent):
+            for label, child in zip(self.branch_labels(node, feature_names), node.children):
+                if child.is_leaf:
+                    lines.append(f"{indent}{label}: {describe(child)}")
+                else:
+                    lines.append(f"{indent}{label}")
+                    walk(child, indent + "|   ")
+
+        if self.tree_.is_leaf:
+            return describe(self.tree_)
+        walk(self.tree_, "")
+        return "\n".join(lines)
+
+    def n_leaves(self):
+        """Number of leaves."""
+        check_is_fitted(self)
+
+        def count(node):
+            return 1 if node.is_leaf else sum(count(c) for c in node.children)
+
+        return count(self.tree_)
+
+    def depth(self):
+        """Length of the longest path from the root to a leaf."""
+        check_is_fitted(self)
+
+        def deepest(node):
+            return node.depth if node.is_leaf else max(deepest(c) for c in node.children)
+
+        return deepest(self.tree_)
+
+
+def _numeric_column(series):
+    """True for a column of numbers (missing values allowed), False for strings, categories, booleans."""
+    if pd.api.types.is_bool_dtype(series):
+        return False
+    if pd.api.types.is_numeric_dtype(series):
+        return True
+    return all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+               for v in series if not _is_missing(v))
+
+
+def _is_missing(value):
+    return value is None or (isinstance(value, float) and np.isnan(value))
