@@ -27,17 +27,17 @@ here, so ``from mlcore import LogisticRegressionGD`` works as well as
 ``from mlcore.linear import LogisticRegressionGD``.
 """
 
-from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation, linear,
-               model_selection, vc, widgets)
+from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation, imbalance, lda,
+               linear, model_selection, multiclass, vc, widgets)
 from .bayes import *  # noqa: F403
 from .bootstrap import *  # noqa: F403
 from .bounds import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .datasets import *  # noqa: F403
 from .divergence import *  # noqa: F403
+from .evaluation import *  # noqa: F403
 from .imbalance import *  # noqa: F403
 from .lda import *  # noqa: F403
-from .evaluation import *  # noqa: F403
 from .linear import *  # noqa: F403
 from .model_selection import *  # noqa: F403
 from .multiclass import *  # noqa: F403
@@ -48,6 +48,6 @@ __version__ = "0.1.0"
 
 # model_selection re-exports divergence's K-fold functions: list each name once.
 __all__ = list(dict.fromkeys(name for module in (linear, bounds, vc, model_selection, divergence,
-                                                 bootstrap, bayes, evaluation, compare, datasets,
-                                                 widgets)
+                                                 bootstrap, bayes, evaluation, compare, lda,
+                                                 multiclass, imbalance, datasets, widgets)
                              for name in module.__all__))
