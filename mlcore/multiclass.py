@@ -40,7 +40,8 @@ def coding_matrix(n_classes, kind="dense-random", *, code_size=2.0, random_state
         +1 and -1 for one pair, 0 elsewhere. ``"exhaustive"``: every one of
         the :math:`2^{N-1} - 1` distinct two-way splits of the classes.
         ``"dense-random"``: ``round(code_size * N)`` random ±1 columns, each
-        with both signs and no column repeated up to sign when possible.
+        with both signs and no column repeated up to sign when possible; the
+        best of 20 such codes by :func:`code_separation` is returned.
     code_size : float, default=2.0
         Columns per class for ``"dense-random"``, > 0.
     random_state : int, RandomState instance or None
@@ -80,6 +81,19 @@ def coding_matrix(n_classes, kind="dense-random", *, code_size=2.0, random_state
     code_size = check_real(code_size, "code_size", low=0, low_open=True)
     n_columns = max(1, int(round(code_size * n)))
     rng = check_random_state(random_state)
+    # Like Dietterich and Bakiri: draw several random codes and keep the one
+    # whose codewords are farthest apart (then whose columns are).
+    best, best_key = None, None
+    for _ in range(20):
+        code = _random_code(n, n_columns, rng)
+        key = code_separation(code)
+        if best_key is None or key > best_key:
+            best, best_key = code, key
+    return best
+
+
+def _random_code(n, n_columns, rng):
+    """One random ±1 code: no constant column, no column repeated up to sign when avoidable."""
     columns, seen = [], set()
     for _ in range(200 * n_columns):
         column = rng.choice([-1, 1], size=n)
