@@ -14,6 +14,9 @@ module                          topic
 :mod:`mlcore.bayes`             priors, MAP, Laplace, Bayesian regression (ch. 8)
 :mod:`mlcore.evaluation`        precision, recall, ROC, AUC, cost curves (ch. 9)
 :mod:`mlcore.compare`           tests, bias and variance, No Free Lunch (ch. 10)
+:mod:`mlcore.lda`               Fisher's linear discriminant analysis (ch. 11)
+:mod:`mlcore.multiclass`        one-vs-one, one-vs-rest, output codes (ch. 11)
+:mod:`mlcore.imbalance`         threshold rescaling, undersampling, SMOTE (ch. 11)
 :mod:`mlcore.tree`              decision trees: gain, gain ratio, Gini, pruning (ch. 12)
 :mod:`mlcore.datasets`          the data sets shipped with the book
 :mod:`mlcore.widgets`           the pattern of every interactive figure
@@ -25,8 +28,8 @@ here, so ``from mlcore import LogisticRegressionGD`` works as well as
 ``from mlcore.linear import LogisticRegressionGD``.
 """
 
-from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation, linear,
-               model_selection, vc, widgets)
+from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation, imbalance, lda,
+               linear, model_selection, multiclass, tree, vc, widgets)
 from .bayes import *  # noqa: F403
 from .bootstrap import *  # noqa: F403
 from .bounds import *  # noqa: F403
@@ -34,8 +37,11 @@ from .compare import *  # noqa: F403
 from .datasets import *  # noqa: F403
 from .divergence import *  # noqa: F403
 from .evaluation import *  # noqa: F403
+from .imbalance import *  # noqa: F403
+from .lda import *  # noqa: F403
 from .linear import *  # noqa: F403
 from .model_selection import *  # noqa: F403
+from .multiclass import *  # noqa: F403
 from .tree import *  # noqa: F403
 from .vc import *  # noqa: F403
 from .widgets import *  # noqa: F403
@@ -44,6 +50,7 @@ __version__ = "0.1.0"
 
 # model_selection re-exports divergence's K-fold functions: list each name once.
 __all__ = list(dict.fromkeys(name for module in (linear, bounds, vc, model_selection, divergence,
-                                                 bootstrap, bayes, evaluation, compare, tree, datasets,
+                                                 bootstrap, bayes, evaluation, compare, lda,
+                                                 multiclass, imbalance, tree, datasets,
                                                  widgets)
                              for name in module.__all__))

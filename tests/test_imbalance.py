@@ -1,0 +1,76 @@
+"""Tests of mlcore.imbalance against imbalanced-learn."""
+
+import numpy as np
+import pytest
+from imblearn.ensemble import EasyEnsembleClassifier as ImbEasyEnsemble  # noqa: F401  (API reference)
+from imblearn.over_sampling import SMOTE
+from imblearn.under_sampling import RandomUnderSampler
+from sklearn.linear_model import LogisticRegression
+from sklearn.neighbors import NearestNeighbors
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from mlcore.imbalance import EasyEnsembleClassifier, random_undersample, rescale_threshold, smote
+
+
+@parametrize_with_checks([EasyEnsembleClassifier(LogisticRegression(), n_subsets=3, random_state=0)])
+def test_easy_ensemble_is_a_scikit_learn_estimator(estimator, check):
+    check(estimator)
+
+
+def _imbalanced(seed=0, m=300, share=0.1):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(m) < share).astype(int)
+    y[:6] = 1
+    return rng.normal(size=(m, 3)) + y[:, None], y
+
+
+@pytest.mark.parametrize("seed, k", [(0, 5), (1, 3), (2, 1)])
+def test_smote_draws_the_same_points_as_imbalanced_learn(seed, k):
+    X, y = _imbalanced(seed)
+    ours = smote(X, y, k_neighbors=k, random_state=seed)
+    theirs = SMOTE(k_neighbors=k, random_state=seed).fit_resample(X, y)
+    assert np.allclose(ours[0], theirs[0]) and np.array_equal(ours[1], theirs[1])
+
+
+def test_smote_points_lie_on_segments_to_minority_neighbours():
+    X, y = _imbalanced(3)
+    X_new, y_new = smote(X, y, k_neighbors=4, random_state=3)
+    minority = X[y == 1]
+    neighbours = NearestNeighbors(n_neighbors=5).fit(minority).kneighbors(minority, return_distance=False)[:, 1:]
+    for point in X_new[len(X):]:
+        found = False
+        for i, row in enumerate(neighbours):
+            for j in row:
+                a, b = minority[i], minority[j]
+                t = (point - a) @ (b - a) / ((b - a) @ (b - a))
+                if -1e-12 <= t <= 1 + 1e-12 and np.allclose(a + t * (b - a), point):
+                    found = True
+        assert found
+    assert np.bincount(y_new).tolist() == [np.sum(y == 0)] * 2
+
+
+def test_random_undersample_counts_match_imbalanced_learn():
+    X, y = _imbalanced(4)
+    _, ours = random_undersample(X, y, random_state=0)
+    _, theirs = RandomUnderSampler(random_state=0).fit_resample(X, y)
+    assert np.array_equal(np.bincount(ours), np.bincount(theirs))
+    X_small, _ = random_undersample(X, y, random_state=0)
+    assert all(any(np.array_equal(row, x) for x in X) for row in X_small)   # a subset of X
+
+
+def test_rescaled_threshold_is_the_class_ratio():
+    p = np.linspace(0.001, 0.999, 999)
+    predictions = rescale_threshold(p, n_positive=20, n_negative=180)
+    assert np.array_equal(predictions, (p > 0.1).astype(int))
+
+
+def test_bad_input():
+    X, y = _imbalanced(5)
+    with pytest.raises(ValueError, match="k_neighbors must be an integer in"):
+        smote(X, y, k_neighbors=int(y.sum()))
+    with pytest.raises(ValueError, match="exactly two classes"):
+        smote(X, np.zeros(len(y)))
+    with pytest.raises(ValueError, match="probabilities in \\[0, 1\\]"):
+        rescale_threshold([0.5, 1.5], 1, 2)
+    with pytest.raises(ValueError, match="n_positive must be an integer >= 1"):
+        rescale_threshold([0.5], 0, 2)

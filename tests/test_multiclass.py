@@ -1,0 +1,62 @@
+"""Tests of mlcore.multiclass against scikit-learn's multiclass meta-estimators."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_digits, load_iris, load_wine
+from sklearn.linear_model import LogisticRegression
+from sklearn.multiclass import OneVsOneClassifier, OneVsRestClassifier, OutputCodeClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+
+from mlcore.multiclass import ECOCClassifier, code_separation, coding_matrix
+
+
+def _model():
+    return make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
+
+
+@pytest.mark.parametrize("loader", [load_iris, load_wine, load_digits])
+def test_one_vs_rest_and_one_vs_one_equal_sklearn(loader):
+    X, y = loader(return_X_y=True)
+    ovr = ECOCClassifier(_model(), code="ovr", decoding="euclidean").fit(X, y).predict(X)
+    assert np.mean(ovr == OneVsRestClassifier(_model()).fit(X, y).predict(X)) == 1.0
+    ovo = ECOCClassifier(_model(), code="ovo", decoding="hamming").fit(X, y).predict(X)
+    assert np.mean(ovo == OneVsOneClassifier(_model()).fit(X, y).predict(X)) > 0.99   # vote ties aside
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_output_code_equals_sklearn_with_the_same_code_matrix(seed):
+    X, y = load_digits(return_X_y=True)
+    theirs = OutputCodeClassifier(LinearSVC(max_iter=5000), code_size=1.5, random_state=seed).fit(X, y)
+    ours = ECOCClassifier(LinearSVC(max_iter=5000), code=theirs.code_book_, decoding="euclidean").fit(X, y)
+    assert np.array_equal(ours.predict(X), theirs.predict(X))
+
+
+def test_codes_have_the_promised_shape_and_separation():
+    assert coding_matrix(5, "ovo").shape == (5, 10)
+    exhaustive = coding_matrix(5, "exhaustive")
+    assert exhaustive.shape == (5, 15)
+    rows, columns = code_separation(exhaustive)
+    assert rows == 2 ** 3 and columns >= 1                                 # 2^(N-2) for N = 5
+    random_code = coding_matrix(6, "dense-random", code_size=3, random_state=0)
+    assert random_code.shape == (6, 18) and np.all(np.abs(random_code.sum(axis=0)) < 6)
+
+
+def test_longer_codes_correct_more_flipped_outputs():
+    X, y = load_iris(return_X_y=True)
+    ecoc = ECOCClassifier(_model(), code="exhaustive").fit(X, y)
+    outputs = np.tile(ecoc.code_[y], 1)                                  # perfect classifiers
+    assert np.array_equal(ecoc.decode(outputs), y)
+
+
+def test_bad_input():
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(ValueError, match="code must be a \\(3, n_columns\\)"):
+        ECOCClassifier(_model(), code=np.ones((2, 4))).fit(X, y)
+    with pytest.raises(ValueError, match="decoding must be one of"):
+        ECOCClassifier(_model(), decoding="manhattan").fit(X, y)
+    with pytest.raises(ValueError, match="both sides"):
+        ECOCClassifier(_model(), code=np.array([[1, 1], [1, -1], [1, 1]])).fit(X, y)
+    with pytest.raises(ValueError, match="at most 12"):
+        coding_matrix(13, "exhaustive")
