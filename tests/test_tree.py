@@ -12,11 +12,12 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mlcore.datasets import load_wine_quality, read_data_file
-from mlcore.tree import (DecisionTreeClassifier, TreeDepthFigure, entropy, gain_ratio, gini, gini_index,
+from mlcore.tree import (DecisionTreeClassifier, ObliqueTreeClassifier, TreeDepthFigure, entropy, gain_ratio, gini, gini_index,
                          information_gain, intrinsic_value, plot_tree, threshold_gains)
 
 
-@parametrize_with_checks([DecisionTreeClassifier(), DecisionTreeClassifier(criterion="gini")])
+@parametrize_with_checks([DecisionTreeClassifier(), DecisionTreeClassifier(criterion="gini"),
+                          ObliqueTreeClassifier()])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
@@ -163,3 +164,13 @@ def test_fit_on_white_wine_within_ten_times_sklearn():
 def test_figure():
     figure = TreeDepthFigure(n_samples=90)
     assert figure.render(max_depth=5)[:4] == b"\x89PNG"
+
+
+def test_oblique_tree_needs_fewer_leaves_for_a_slanted_boundary():
+    rng = np.random.default_rng(4)
+    X = rng.uniform(size=(300, 2))
+    y = (X[:, 0] + X[:, 1] > 1).astype(int)
+    oblique = ObliqueTreeClassifier(max_depth=2).fit(X, y)
+    axis = DecisionTreeClassifier(max_depth=2).fit(X, y)
+    assert oblique.score(X, y) > axis.score(X, y) + 0.05
+    assert oblique.n_leaves() <= 4

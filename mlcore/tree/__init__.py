@@ -5,7 +5,8 @@ Split criteria: :func:`entropy`, :func:`information_gain` (ID3),
 :func:`gini_index` (CART), :func:`threshold_gains` for continuous attributes.
 :class:`DecisionTreeClassifier` grows a tree on discrete and continuous
 attributes with missing values, and pre- or post-prunes it on a validation
-set; :func:`plot_tree` draws it (as SVG), :class:`TreeDepthFigure` is the
+set; :class:`ObliqueTreeClassifier` splits on linear combinations
+(LDA at each node); :func:`plot_tree` draws it (as SVG), :class:`TreeDepthFigure` is the
 chapter's interactive figure. On numeric data without ties the tree equals
 scikit-learn's ``DecisionTreeClassifier(criterion="entropy")``
 (``tests/test_tree.py``).
@@ -14,6 +15,7 @@ scikit-learn's ``DecisionTreeClassifier(criterion="entropy")``
 from ._criteria import (entropy, gain_ratio, gini, gini_index, information_gain, intrinsic_value,
                         threshold_gains)
 from ._draw import TreeDepthFigure, plot_tree
+from ._oblique import ObliqueTreeClassifier
 from ._tree import DecisionTreeClassifier
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "gini_index",
     "threshold_gains",
     "DecisionTreeClassifier",
+    "ObliqueTreeClassifier",
     "plot_tree",
     "TreeDepthFigure",
 ]

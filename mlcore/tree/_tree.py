@@ -444,14 +444,18 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             return [f"{name} = {v}" for v in self.categories_[node.feature]]
         return [f"{name} <= {node.threshold:.4g}", f"{name} > {node.threshold:.4g}"]
 
-    def export_text(self, feature_names=None, *, decimals=3):
-        """The tree as indented text, one line per branch, leaves with their class and counts."""
+    def export_text(self, feature_names=None, *, class_names=None, decimals=3):
+        """The tree as indented text, one line per branch, leaves with their class and counts.
+
+        ``class_names`` maps class labels to display names.
+        """
         check_is_fitted(self)
         lines = []
+        names = class_names or {}
 
         def describe(node):
-            counts = ", ".join(f"{c:.{decimals}g} {k}" for k, c in zip(self.classes_, node.counts))
-            return f"{self.classes_[node.prediction]} ({counts})"
+            counts = ", ".join(f"{c:.{decimals}g} {names.get(k, k)}" for k, c in zip(self.classes_, node.counts))
+            return f"{names.get(self.classes_[node.prediction], self.classes_[node.prediction])} ({counts})"
 
         def walk(node, indent):
             for label, child in zip(self.branch_labels(node, feature_names), node.children):
