@@ -9,6 +9,7 @@ zero on its untouched student edition, found by glob.
 import copy
 import csv
 import json
+import os
 import time
 from pathlib import Path
 
@@ -219,7 +220,7 @@ def _hostile_cells(bad):
     outside = bad / "written-outside.txt"
     victim = bad / "submissions" / "a_solution.ipynb"
     return {
-        "loop": "import time\nwhile True:\n    time.sleep(0.5)",
+        "loop": "while True:\n    pass",
         "exit_kernel": "import os\nos._exit(1)",
         "raises": "raise RuntimeError('a student error')",
         "sys_exit": "import sys\nsys.exit(3)",
@@ -269,7 +270,7 @@ def hostile(tmp_path_factory):
     (extra / f"{first['name']}.py").write_text(first["tests"][0]["source"])
     manual = [q for q in spec["questions"] if q["manual"]]
     args = ["grade", str(autograder), str(folder), "--out", str(root / "grades.csv"),
-            "--extra-tests", str(extra), "--timeout", str(max(30, 4 * solution_seconds)),
+            "--extra-tests", str(extra), "--timeout", str(max(10, 2 * solution_seconds)),
             "--memory", "3072", "--jobs", "2"]
     if manual:
         scores = root / "manual.csv"
@@ -348,7 +349,7 @@ def test_feedback_says_which_checks_failed_and_why(hostile):
     assert "Status: **" in untouched and "failed public check 1 of" in untouched
     assert "failed hidden check" in untouched
     loop = (folder / "loop.md").read_text()
-    assert "ran longer than" in loop and "not run" in loop
+    assert "of CPU time" in loop and "not run" in loop
     assert "could not be graded" in (folder / "not_json.md").read_text()
     assert "failed" not in (folder / "a_solution.md").read_text()
 
@@ -383,3 +384,268 @@ def test_check_command_runs_the_public_tests(fixture_assigned, capsys):
                                "99_tiny_chapter.ipynb").read_bytes(),
                          build_spec(_nb(item.student), "99_tiny_chapter"), Limits(timeout=120))
     assert solution.scores == {"ex99-sigmoid": 2.0, "ex99-mse": 3.0, "ex99-gradient": None}
+
+
+# ------------------------------------- attacks on the grader (tiny fixture chapter)
+#
+# One grading run, as the user running the tests (root here and in CI), of the
+# audit's attacks (tests/homework_fixtures/hostile/*.py) on the tiny chapter.
+
+HOSTILE = ROOT / "tests" / "homework_fixtures" / "hostile"
+ATTACK_TIMEOUT = 8       # CPU seconds: the solution needs about 3
+# name: (edition the attack is added to, where, expected status, expected points)
+#   where: "start" after the imports, "solution" replaces the first solution cell, "end"
+ATTACKS = {
+    "forge_events": ("untouched", "start", "error", (0, 0)),
+    "proc_mem": ("untouched", "solution", "error", (0, 0)),
+    "transform_pass": ("untouched", "start", "error", (0, 0)),
+    "transform_try": ("untouched", "start", "error", (0, 0)),
+    "transform_leak": ("untouched", "start", "error", (0, 0)),
+    "hooks": ("untouched", "start", "ok", (0, 0)),
+    "monkeypatch": ("untouched", "start", "error", (0, 0)),
+    "escape": ("solution", "start", "ok", (2, 3)),
+    "network": ("solution", "start", "ok", (2, 3)),
+    "kill_all": ("solution", "end", "error", (2, 3)),
+    "daemon": ("solution", "end", "ok", (2, 3)),
+    "stderr_flood": ("solution", "end", "ok", (2, 3)),
+    "cpu_loop": ("solution", "end", "timeout", (2, 3)),
+}
+
+
+def _tree_state(folder, skip=()):
+    """Every path under ``folder`` with its type, size and content hash (``skip`` excluded)."""
+    import hashlib
+    state = {}
+    for path in sorted(Path(folder).rglob("*")):
+        if any(path == s or s in path.parents for s in skip):
+            continue
+        if path.is_symlink():
+            state[str(path)] = ("link", str(path.readlink()))
+        elif path.is_file():
+            state[str(path)] = ("file", hashlib.sha256(path.read_bytes()).hexdigest())
+        else:
+            state[str(path)] = ("dir",)
+    return state
+
+
+def _survivors(*names):
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, ValueError):
+            continue
+        if any(name in cmdline for name in names):
+            found.append(cmdline)
+    return found
+
+
+@pytest.fixture(scope="module")
+def attacks(tmp_path_factory):
+    """Grade the audit's attacks and the file-system edge cases in one run."""
+    import contextlib
+    import io
+    import secrets
+    import socket
+    root = tmp_path_factory.mktemp("attacks")
+    item, = assign([FIXTURE], root / "homework", verify=False)
+    solution = json.loads((item.autograder / f"{item.chapter}.ipynb").read_text())
+    student = json.loads(item.student.read_text())
+    folder, out = root / "submissions", root / "out"
+    folder.mkdir()
+    out.mkdir()
+    token = "PRIVATE-" + secrets.token_hex(8)
+    extra = root / "extra"
+    extra.mkdir()
+    (extra / "ex99-sigmoid.py").write_text(
+        f"# {token}\nassert abs(sigmoid(1.0) - 0.7310585786) < 1e-9, 'sigmoid(1) is wrong'\n")
+    unix_path = (Path("/var/tmp") if os.access("/var/tmp", os.W_OK) else root) / f"{token}.sock"
+    listeners = []
+    for family, address in ((socket.AF_UNIX, str(unix_path)),
+                            (socket.AF_UNIX, f"\0{token}"), (socket.AF_INET, ("127.0.0.1", 0))):
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.bind(address)
+        listener.listen(5)
+        listener.setblocking(False)
+        listeners.append(listener)
+    fill = {"@ROOT@": str(root), "@SUBMISSIONS@": str(folder), "@OUT@": str(out),
+            "@TOKEN@": token, "@TOKEN_REVERSED@": token[::-1], "@UNIX@": str(unix_path),
+            "@ABSTRACT@": token,
+            "@PORT@": str(listeners[2].getsockname()[1])}
+    first = next(i for i, c in enumerate(solution["cells"]) if "solution" in
+                 c["metadata"].get("tags", []))
+
+    def attack(name, base, where):
+        nb = copy.deepcopy(solution if base == "solution" else student)
+        source = (HOSTILE / f"{name}.py").read_text()
+        for key, value in fill.items():
+            source = source.replace(key, value)
+        anchor = solution["cells"][first]["id"]
+        index = next(i for i, c in enumerate(nb["cells"]) if c["id"] == anchor)
+        if where == "solution":
+            nb["cells"][index]["source"] = source
+        else:
+            cell = _code(source, f"attack-{name}")
+            imports = next(i for i, c in enumerate(nb["cells"]) if c["id"] == "imports")
+            nb["cells"].insert(imports + 1 if where == "start" else len(nb["cells"]), cell)
+        return nb
+
+    (folder / "a_solution.ipynb").write_text(json.dumps(solution))
+    (folder / "untouched.ipynb").write_text(json.dumps(student))
+    for name, (base, where, _, _) in ATTACKS.items():
+        (folder / f"{name}.ipynb").write_text(json.dumps(attack(name, base, where)))
+    (folder / "bom.ipynb").write_bytes(b"\xef\xbb\xbf" + json.dumps(solution).encode())
+    (folder / "empty.ipynb").write_bytes(b"")
+    (folder / "non_utf8.ipynb").write_bytes(b'{"cells": "\xff"}')
+    (folder / "link_autograder.ipynb").symlink_to(
+        os.path.relpath(item.autograder / f"{item.chapter}.ipynb", folder))
+    (folder / "link_passwd.ipynb").symlink_to("/etc/passwd")
+    (folder / "dangling.ipynb").symlink_to(root / "nowhere.ipynb")
+    (folder / "folder.ipynb").mkdir()
+    (folder / "UPPER.IPYNB").write_text(json.dumps(solution))
+    (folder / "notes.txt").write_text("not a notebook")
+    # A previous run's grades.csv: the escape tries to swap it for a link to its own file.
+    (out / "grades.csv").write_text("file,total,status\nold.ipynb,0,ok\n")
+    before = _tree_state(root, skip=[out])
+    tmp_before = set(os.listdir("/tmp")) | set(os.listdir("/var/tmp"))
+    args = ["grade", str(item.autograder), str(folder), "--out", str(out / "grades.csv"),
+            "--extra-tests", str(extra), "--timeout", str(ATTACK_TIMEOUT), "--jobs", "2"]
+    stderr, start = io.StringIO(), time.perf_counter()
+    with contextlib.redirect_stderr(stderr):
+        assert cli(args) == 0
+    seconds = time.perf_counter() - start
+    connections = []
+    for listener in listeners:
+        try:
+            connections.append(listener.accept())
+        except (BlockingIOError, OSError):
+            pass
+        listener.close()
+    unix_path.unlink(missing_ok=True)
+    with open(out / "grades.csv", newline="") as handle:
+        rows = {r["file"]: r for r in csv.DictReader(handle)}
+    feedback = {p.stem: p.read_text() for p in (out / "grades_feedback").glob("*.md")}
+    return dict(root=root, folder=folder, out=out, rows=rows, feedback=feedback, token=token,
+                before=before, after=_tree_state(root, skip=[out]), stderr=stderr.getvalue(),
+                new_in_tmp=(set(os.listdir("/tmp")) | set(os.listdir("/var/tmp"))) - tmp_before,
+                connections=connections, seconds=seconds,
+                hidden=[t["source"] for q in load_spec(item.autograder)["questions"]
+                        for t in q["tests"] if t["hidden"]])
+
+
+def _points(row):
+    return (float(row["ex99-sigmoid"]), float(row["ex99-mse"]))
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_attack_gets_the_grade_it_earned(attacks, name):
+    _, _, status, points = ATTACKS[name]
+    row = attacks["rows"][f"{name}.ipynb"]
+    assert (row["status"], _points(row)) == (status, points), attacks["feedback"][name]
+
+
+def test_reference_rows_are_not_disturbed_by_the_attacks(attacks):
+    rows = attacks["rows"]
+    assert (rows["a_solution.ipynb"]["status"], _points(rows["a_solution.ipynb"])) == ("ok", (2, 3))
+    assert _points(rows["untouched.ipynb"]) == (0, 0)
+    assert (rows["bom.ipynb"]["status"], _points(rows["bom.ipynb"])) == ("ok", (2, 3))
+
+
+def test_nothing_outside_the_submissions_run_folder_changed(attacks):
+    # The escape (umount /tmp, remount / read-write as root) wrote nothing outside, deleted no
+    # classmate's file, and the old grades.csv was replaced by a regular file, not followed.
+    assert attacks["after"] == attacks["before"]
+    assert not any("mlcore-escape" in name for name in attacks["new_in_tmp"])
+    grades = attacks["out"] / "grades.csv"
+    assert grades.is_file() and not grades.is_symlink()
+    assert not (attacks["root"] / "hijacked.txt").exists()
+    assert "a_solution.ipynb" in attacks["rows"]
+
+
+def test_symlinks_are_refused_and_never_read(attacks):
+    rows = attacks["rows"]
+    for name in ("link_autograder", "link_passwd", "dangling"):
+        assert (rows[f"{name}.ipynb"]["status"], _points(rows[f"{name}.ipynb"])) == (
+            "unreadable: symlink", (0, 0))
+        assert "symbolic link" in attacks["feedback"][name]
+    assert "root:" not in attacks["feedback"]["link_passwd"]
+    for name in ("empty", "non_utf8"):
+        assert rows[f"{name}.ipynb"]["status"] == "unreadable"
+
+
+def test_every_entry_has_a_row_or_a_reason(attacks):
+    assert set(attacks["rows"]) | {"folder.ipynb", "UPPER.IPYNB", "notes.txt"} == set(
+        os.listdir(attacks["folder"]))
+    for name in ("folder.ipynb", "UPPER.IPYNB", "notes.txt"):
+        assert f"skipped {name!r}" in attacks["stderr"]
+
+
+def test_no_test_source_or_secret_reaches_the_feedback(attacks):
+    text = "\n".join(attacks["feedback"].values())
+    assert attacks["token"] not in text
+    for source in attacks["hidden"]:
+        for line in source.splitlines():
+            if len(line.strip()) > 25:
+                assert line.strip() not in text, line
+    # The submission's own search of every process's memory and files found nothing.
+    assert "found the tests" not in attacks["feedback"]["proc_mem"]
+
+
+def test_the_sandbox_reaches_no_host_socket_and_leaves_no_process(attacks):
+    assert attacks["connections"] == []
+    assert _survivors("sleep 313", "sleep 314") == []
+
+
+def test_a_timeout_says_it_was_cpu_time(attacks):
+    note = attacks["feedback"]["cpu_loop"]
+    assert f"more than {ATTACK_TIMEOUT} s of CPU time" in note
+
+
+def test_forged_events_leave_a_zero_and_an_error(attacks):
+    assert "not run" in attacks["feedback"]["forge_events"]
+
+
+def test_sandbox_none_survives_a_killed_worker_and_kills_what_it_started(fixture_assigned,
+                                                                          tmp_path):
+    out, item = fixture_assigned
+    solution = json.loads((item.autograder / f"{item.chapter}.ipynb").read_text())
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    (folder / "a_solution.ipynb").write_text(json.dumps(solution))
+    for name in ("kill_parent", "daemon"):
+        nb = copy.deepcopy(solution)
+        source = ("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"
+                  if name == "kill_parent" else (HOSTILE / "daemon.py").read_text())
+        nb["cells"].append(_code(source, f"attack-{name}"))
+        (folder / f"{name}.ipynb").write_text(json.dumps(nb))
+    assert cli(["grade", str(item.autograder), str(folder), "--out", str(tmp_path / "g.csv"),
+                "--sandbox", "none", "--timeout", str(ATTACK_TIMEOUT), "--jobs", "2"]) == 0
+    with open(tmp_path / "g.csv", newline="") as handle:
+        rows = {r["file"]: (r["status"], _points(r)) for r in csv.DictReader(handle)}
+    assert rows == {"a_solution.ipynb": ("ok", (2, 3)), "kill_parent.ipynb": ("error", (2, 3)),
+                    "daemon.ipynb": ("ok", (2, 3))}
+    assert _survivors("sleep 313", "sleep 314") == []
+
+
+def test_outputs_that_are_links_are_refused(fixture_assigned, tmp_path, capsys):
+    out, item = fixture_assigned
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "a.ipynb").write_text("{}")
+    target = tmp_path / "target.txt"
+    target.write_text("keep")
+    (tmp_path / "grades.csv").symlink_to(target)
+    assert cli(["grade", str(item.autograder), str(folder), "--out",
+                str(tmp_path / "grades.csv")]) == 2
+    assert "refusing to write" in capsys.readouterr().err and target.read_text() == "keep"
+    # A link planted inside the feedback folder is refused, never written through.
+    from mlcore.homework import Submission, write_feedback
+    spec = load_spec(item.autograder)
+    feedback = tmp_path / "feedback"
+    feedback.mkdir()
+    (feedback / "a.md").symlink_to(target)
+    graded = Submission("a.ipynb", {"ex99-sigmoid": 0.0, "ex99-mse": 0.0, "ex99-gradient": None},
+                        "ok")
+    with pytest.raises(RuntimeError, match="refusing to write .*a.md: it is a symbolic link"):
+        write_feedback(feedback, spec, [graded])
+    assert target.read_text() == "keep"

@@ -14,13 +14,12 @@ autograded question: a stub that already passes a test is an error).
 from __future__ import annotations
 
 import json
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._format import autograder_notebook, parse_questions, student_edition
-from ._grade import SPEC_NAME, build_spec, grade_one
+from ._grade import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
 from ._sandbox import Limits
 
 __all__ = ["find_chapters", "assign", "Assigned"]
@@ -143,14 +142,16 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
     list of Assigned
         One per chapter with exercises; ``problems`` lists what verification found.
     """
-    import nbformat
     say = progress or (lambda text: None)
+    jobs = check_jobs(jobs)
     limits = limits or Limits(timeout=300)
     out = Path(out)
     items, runs, specs = [], [], {}
     for path in map(Path, chapters):
         chapter = path.stem
-        nb = nbformat.read(path, as_version=4)
+        nb, problem = read_notebook(path.read_bytes())
+        if nb is None:
+            raise ValueError(f"CHAPTER {str(path)!r} cannot be read: {problem}.")
         if not parse_questions(nb):
             say(f"{chapter}: no exercises, skipped")
             continue
@@ -174,7 +175,7 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
             item, role, spec, data = entry
             setattr(item, role, grade_one(f"{item.chapter} ({role})", data, spec, limits,
                                           hide=[out]))
-        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
             list(pool.map(run, runs))
         for item in items:
             _verify(item, specs[item.chapter])
