@@ -10,6 +10,8 @@ import copy
 import csv
 import json
 import os
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -649,3 +651,131 @@ def test_outputs_that_are_links_are_refused(fixture_assigned, tmp_path, capsys):
     with pytest.raises(RuntimeError, match="refusing to write .*a.md: it is a symbolic link"):
         write_feedback(feedback, spec, [graded])
     assert target.read_text() == "keep"
+
+
+def test_the_same_folder_gets_the_same_grades_beside_a_cpu_burning_process(fixture_assigned,
+                                                                          tmp_path):
+    # The limit counts CPU time: two processes burning both cores slow grading down but
+    # take no points.
+    import subprocess
+    import sys
+    out, item = fixture_assigned
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    (folder / "a_solution.ipynb").write_bytes(
+        (item.autograder / f"{item.chapter}.ipynb").read_bytes())
+    (folder / "untouched.ipynb").write_bytes(item.student.read_bytes())
+    args = ["grade", str(item.autograder), str(folder), "--timeout", "3", "--jobs", "2"]
+    assert cli(args + ["--out", str(tmp_path / "idle.csv")]) == 0
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        assert cli(args + ["--out", str(tmp_path / "busy.csv")]) == 0
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    idle, busy = (tmp_path / "idle.csv").read_text(), (tmp_path / "busy.csv").read_text()
+    assert idle == busy and "a_solution.ipynb,2,3,,5,ok" in idle
+
+
+def test_merge_reports_every_problem_refuses_duplicates_and_names_missing_students(tmp_path):
+    spec = build_spec(_nb(), "99_tiny_chapter")
+    grades = tmp_path / "grades.csv"
+    original = ("file,ex99-sigmoid,ex99-mse,ex99-gradient,total,status\n"
+                "a.ipynb,2,1.5,,3.5,ok\nb.ipynb,0,0,,0,error\nc.ipynb,0,0,,0,error\n")
+    grades.write_text(original)
+    manual = tmp_path / "manual.csv"
+    manual.write_text("\ufefffile,ex99-gradient\na.ipynb,1\na.ipynb,0.5\nz.ipynb,1\nb.ipynb,abc\n"
+                      "c.ipynb,9\n", encoding="utf-8")
+    with pytest.raises(ValueError) as caught:
+        merge_manual_scores(grades, manual, spec)
+    message = str(caught.value)
+    assert "4 problem(s)" in message
+    assert "line 3: file 'a.ipynb' already has a row on line 2" in message
+    assert "line 4: file 'z.ipynb' is not in" in message
+    assert "line 5, column ex99-gradient: 'abc'" in message
+    assert "line 6, column ex99-gradient: '9'" in message
+    assert grades.read_text() == original
+    # Excel's "CSV UTF-8" starts with a byte-order mark; a missing student is named.
+    manual.write_text("\ufefffile,ex99-gradient\na.ipynb,1\n", encoding="utf-8")
+    with pytest.warns(UserWarning, match=r"no manual scores for 2 student\(s\).*b.ipynb, c.ipynb"):
+        rows = merge_manual_scores(grades, manual, spec)
+    assert [(r["file"], r["ex99-gradient"], r["total"]) for r in rows][0] == ("a.ipynb", "1", "4.5")
+    with pytest.raises(TypeError, match="out must be a path"):
+        merge_manual_scores(grades, manual, spec, out=1)
+
+
+def test_homework_inputs_are_checked_with_errors_naming_them(tmp_path):
+    import numpy as np
+
+    from mlcore.homework import Submission, grade_submissions, write_grades
+    from mlcore.homework._grade import check_jobs
+    spec = build_spec(_nb(), "99_tiny_chapter")
+    with pytest.raises(FormatError, match="no 'cells'"):
+        parse_questions({})
+    with pytest.raises(TypeError, match=r"nb\['cells'\] must be a list"):
+        parse_questions({"cells": "abc"})
+    assert parse_questions({"cells": [{"cell_type": "code", "metadata": None,
+                                       "source": "x"}]}) == []
+    with pytest.raises(FormatError, match=r"cell_type=None"):
+        student_edition({"cells": [{"metadata": {}, "source": "x"}]}, "01_x")
+    with pytest.raises(TypeError, match="tags'\\] must be a list of strings"):
+        parse_questions({"cells": [{"cell_type": "code", "metadata": {"tags": "solution"},
+                                    "source": "x"}]})
+    with pytest.raises(TypeError, match="chapter must be"):
+        student_edition(_nb(), None)
+    with pytest.raises(TypeError, match="chapter must be"):
+        build_spec(_nb(), 5)
+    assert stub_solution(["x = 1  # SOLUTION"]) == "x = ..."
+    with pytest.raises(TypeError, match="source must be"):
+        stub_solution(5)
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    for content, message in [(b"[]", "not an autograder specification"),
+                             (b"{oops", r"not valid JSON \(line 1"),
+                             (b"\xff", "not UTF-8")]:
+        (folder / "autograder.json").write_bytes(content)
+        with pytest.raises(ValueError, match=message):
+            load_spec(folder)
+    for call in (lambda: add_extra_tests({}, tmp_path), lambda: grade_one("a", b"{}", {}, Limits()),
+                 lambda: grade_submissions({}, [], Limits()),
+                 lambda: write_grades(tmp_path / "g.csv", {}, []),
+                 lambda: merge_manual_scores(tmp_path / "g.csv", tmp_path / "m.csv", {})):
+        with pytest.raises(ValueError, match="spec is not an autograder specification"):
+            call()
+    with pytest.raises(TypeError, match=r"submissions\[0\] must be a \(file name, bytes\) pair"):
+        grade_submissions(spec, [("a.ipynb",)], Limits())
+    with pytest.raises(TypeError, match="data must be the file's bytes"):
+        grade_one("a.ipynb", "{}", spec, Limits())
+    with pytest.raises(ValueError, match=r"graded\[0\] \('a.ipynb'\) has no score"):
+        write_grades(tmp_path / "g.csv", spec, [Submission("a.ipynb", {}, "ok")])
+    assert check_jobs(np.int64(2)) == 2 and check_jobs(np.uint8(1)) == 1
+    assert grade_submissions(spec, [], Limits(), jobs=np.int64(2)) == []
+    for jobs, error in [(0, ValueError), (False, TypeError), ({}, TypeError), (1.5, TypeError)]:
+        with pytest.raises(error, match="jobs must be a positive integer"):
+            check_jobs(jobs)
+    (tmp_path / "notjson.ipynb").write_text("{oops")
+    with pytest.raises(ValueError, match=r"cannot be read: it is not valid JSON"):
+        assign([tmp_path / "notjson.ipynb"], tmp_path / "out", verify=False)
+
+
+def test_grading_works_through_symlinked_python_and_course_under_tmp(fixture_assigned, tmp_path):
+    import subprocess
+    import sys
+    out, item = fixture_assigned
+    links = Path(tempfile.mkdtemp(prefix="mlcore-links-", dir="/tmp"))
+    try:
+        (links / "venv").symlink_to(Path(sys.prefix).resolve())
+        (links / "course").symlink_to(ROOT)
+        notebook = tmp_path / "my_work.ipynb"
+        notebook.write_bytes((item.autograder / f"{item.chapter}.ipynb").read_bytes())
+        python = links / "venv" / "bin" / Path(sys.executable).name
+        env = dict(os.environ, PYTHONPATH=str(links / "course"))
+        done = subprocess.run([str(python), "-m", "mlcore.homework", "check", str(notebook),
+                               "--timeout", "30"], env=env, capture_output=True, text=True,
+                              timeout=300, cwd=tmp_path)
+    finally:
+        shutil.rmtree(links)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # check names the chapter, not the file it was saved as
+    assert "(chapter 99_tiny_chapter)" in done.stdout and "Autograded score: 5 / 5" in done.stdout
