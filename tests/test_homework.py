@@ -754,6 +754,15 @@ def test_homework_inputs_are_checked_with_errors_naming_them(tmp_path):
     for jobs, error in [(0, ValueError), (False, TypeError), ({}, TypeError), (1.5, TypeError)]:
         with pytest.raises(error, match="jobs must be a positive integer"):
             check_jobs(jobs)
+    for call, message in [(lambda: assign(None, tmp_path), "chapters must be"),
+                          (lambda: assign([], None), "out must be a path"),
+                          (lambda: assign([], tmp_path, verify="no"), "verify must be"),
+                          (lambda: find_chapters(5), "selectors must be")]:
+        with pytest.raises(TypeError, match=message):
+            call()
+    scores = {"ex99-sigmoid": 0.0, "ex99-mse": 0.0, "ex99-gradient": None}
+    with pytest.raises(ValueError, match="has status='weird'"):
+        write_grades(tmp_path / "g.csv", spec, [Submission("a.ipynb", scores, "weird")])
     (tmp_path / "notjson.ipynb").write_text("{oops")
     with pytest.raises(ValueError, match=r"cannot be read: it is not valid JSON"):
         assign([tmp_path / "notjson.ipynb"], tmp_path / "out", verify=False)

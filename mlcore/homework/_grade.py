@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._format import META_KEY, TEST_TAGS, check_chapter, check_notebook, parse_questions, tags_of
-from ._sandbox import Limits, run_script
+from ._sandbox import Limits, bubblewrap_available, run_script
 
 __all__ = ["Submission", "build_spec", "check_spec", "load_spec", "add_extra_tests",
            "read_notebook", "safe_failure", "grade_one", "grade_submissions", "default_jobs",
            "STATUSES"]
 
-STATUSES = ("ok", "error", "timeout", "unreadable")
+STATUSES = ("ok", "error", "timeout", "unreadable", "unreadable: symlink")
 MAX_BYTES = 50 * 1024 * 1024
 SPEC_NAME = "autograder.json"
 ERROR_NAMES = {name for name, value in vars(builtins).items()
@@ -516,6 +516,14 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
     """
     check_spec(spec)
     jobs = check_jobs(jobs)
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits, got {type(limits).__name__}.")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable or None, got progress={progress!r}.")
+    if limits.sandbox == "bwrap" and not bubblewrap_available():
+        raise RuntimeError("sandbox='bwrap' was asked for, but bwrap is missing or may not "
+                           "create user namespaces here; install Debian's 'bubblewrap' or use "
+                           "sandbox='auto'.")
     items = list(submissions)
     for i, item in enumerate(items):
         if not (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str)

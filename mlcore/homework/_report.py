@@ -19,7 +19,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from ._grade import MAX_BYTES, Submission, check_spec, md_text
+from ._grade import MAX_BYTES, STATUSES, Submission, check_spec, md_text
 
 __all__ = ["collect_submissions", "check_output_paths", "write_grades", "write_feedback",
            "merge_manual_scores"]
@@ -161,6 +161,9 @@ def _check_graded(spec, graded) -> list:
     for i, g in enumerate(graded):
         if not isinstance(g, Submission):
             raise TypeError(f"graded[{i}] must be a Submission, got {type(g).__name__}.")
+        if g.status not in STATUSES:
+            raise ValueError(f"graded[{i}] ({g.file!r}) has status={g.status!r}; a status is "
+                             f"one of {', '.join(STATUSES)}.")
         missing = [n for n in names if n not in g.scores]
         if missing:
             raise ValueError(f"graded[{i}] ({g.file!r}) has no score for {missing}; it was "
