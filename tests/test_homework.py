@@ -1,9 +1,10 @@
 """The homework tool: exercise format, student edition, autograder, hostile submissions.
 
-The hostile-submission suite runs on chapter 1 once it exists (else on the
-fixture chapter ``tests/homework_fixtures/99_tiny_chapter.ipynb``); every
-other chapter with exercises is checked for full marks on its solution and
-zero on its untouched student edition, found by glob.
+The hostile-submission suites (the original one, and the audit's attacks in
+``tests/homework_fixtures/hostile/``, each graded in one run) use the fixture
+chapter ``tests/homework_fixtures/99_tiny_chapter.ipynb``; every chapter with
+exercises is checked for full marks on its solution and zero on its untouched
+student edition, found by glob.
 """
 
 import copy
@@ -25,8 +26,6 @@ from mlcore.homework.__main__ import main as cli
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "homework_fixtures" / "99_tiny_chapter.ipynb"
-CHAPTER_1 = sorted((ROOT / "chapters").glob("01_*.ipynb"))
-HOSTILE_SOURCE = CHAPTER_1[0] if CHAPTER_1 else FIXTURE
 CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
 
 
@@ -214,153 +213,6 @@ def test_assign_reports_a_stub_that_already_passes(tmp_path):
     assert "ex99-mse: the untouched student edition already scores 3 of 3" in item.problems[0]
 
 
-# ------------------------------------------------------ hostile submissions
-
-
-def _hostile_cells(bad):
-    """A sandbox-escaping cell's source, keyed by name."""
-    outside = bad / "written-outside.txt"
-    victim = bad / "submissions" / "a_solution.ipynb"
-    return {
-        "loop": "while True:\n    pass",
-        "exit_kernel": "import os\nos._exit(1)",
-        "raises": "raise RuntimeError('a student error')",
-        "sys_exit": "import sys\nsys.exit(3)",
-        "memory": "hog = bytearray(8 * 2**30)",
-        "deletes": f"import os, shutil\nshutil.rmtree(os.getcwd())\nos.remove(r'{victim}')",
-        "writes": f"with open(r'{outside}', 'w') as f:\n    f.write('escaped')",
-    }
-
-
-@pytest.fixture(scope="module")
-def hostile(tmp_path_factory):
-    """Assign HOSTILE_SOURCE, then grade a folder of normal and hostile submissions."""
-    root = tmp_path_factory.mktemp("hostile")
-    start = time.perf_counter()
-    item, = assign([HOSTILE_SOURCE], root / "out", limits=Limits(timeout=300))
-    solution_seconds = (time.perf_counter() - start) / 2
-    assert item.problems == [], item.problems
-    autograder = item.autograder
-    spec = load_spec(autograder)
-    solution = json.loads((autograder / f"{item.chapter}.ipynb").read_text())
-    student = json.loads(item.student.read_text())
-    coded = [q for q in spec["questions"] if not q["manual"]]
-    first = coded[0]
-    folder = root / "submissions"
-    folder.mkdir()
-
-    def save(name, nb):
-        (folder / f"{name}.ipynb").write_text(json.dumps(nb))
-
-    save("a_solution", solution)
-    save("untouched", student)
-    partial = copy.deepcopy(student)
-    by_id = {c["id"]: c for c in solution["cells"]}
-    for cell in partial["cells"]:
-        if cell["id"] in first["anchors"]:
-            cell["source"] = by_id[cell["id"]]["source"]
-    save("partial", partial)
-    anchor = max(i for i, c in enumerate(solution["cells"]) if c["id"] in first["anchors"])
-    for name, source in _hostile_cells(root).items():
-        nb = copy.deepcopy(solution)
-        nb["cells"].insert(anchor + 1, _code(source, f"hostile-{name}"))
-        save(name, nb)
-    (folder / "not_json.ipynb").write_text('{"cells": [oops')
-    extra = root / "extra"
-    extra.mkdir()
-    # A teacher's private test: here a copy of the question's first test.
-    (extra / f"{first['name']}.py").write_text(first["tests"][0]["source"])
-    manual = [q for q in spec["questions"] if q["manual"]]
-    args = ["grade", str(autograder), str(folder), "--out", str(root / "grades.csv"),
-            "--extra-tests", str(extra), "--timeout", str(max(10, 2 * solution_seconds)),
-            "--memory", "3072", "--jobs", "2"]
-    if manual:
-        scores = root / "manual.csv"
-        scores.write_text(f"file,{manual[0]['name']}\na_solution.ipynb,{manual[0]['points']}\n")
-        args += ["--manual-scores", str(scores)]
-    start = time.perf_counter()
-    assert cli(args) == 0
-    seconds = time.perf_counter() - start
-    with open(root / "grades.csv", newline="") as handle:
-        rows = {r["file"].removesuffix(".ipynb"): r for r in csv.DictReader(handle)}
-    return dict(root=root, spec=spec, rows=rows, first=first, coded=coded, manual=manual,
-                seconds=seconds, folder=folder)
-
-
-def _scores(row, questions):
-    return {q["name"]: float(row[q["name"]]) for q in questions}
-
-
-def test_grades_csv_has_the_documented_columns(hostile):
-    names = [q["name"] for q in hostile["spec"]["questions"]]
-    header = list(next(iter(hostile["rows"].values())).keys())
-    assert header == ["file", *names, "total", "status"]
-    assert len(hostile["rows"]) == 11
-
-
-def test_solution_partial_and_untouched_scores(hostile):
-    rows, coded = hostile["rows"], hostile["coded"]
-    full = {q["name"]: q["points"] for q in coded}
-    first_only = {q["name"]: (q["points"] if q is hostile["first"] else 0.0) for q in coded}
-    assert (_scores(rows["a_solution"], coded), rows["a_solution"]["status"]) == (full, "ok")
-    assert _scores(rows["untouched"], coded) == dict.fromkeys(full, 0.0)
-    assert _scores(rows["partial"], coded) == first_only
-    manual_points = sum(q["points"] for q in hostile["manual"][:1])
-    assert float(rows["a_solution"]["total"]) == pytest.approx(sum(full.values()) + manual_points)
-
-
-@pytest.mark.parametrize("name, status, kept", [
-    ("loop", "timeout", "first"), ("exit_kernel", "error", "first"),
-    ("raises", "error", "all"), ("sys_exit", "error", "all"), ("memory", "error", "all"),
-])
-def test_hostile_submission_gets_its_status_and_zero_for_what_it_broke(hostile, name, status,
-                                                                       kept):
-    row, coded = hostile["rows"][name], hostile["coded"]
-    expected = {q["name"]: (q["points"] if kept == "all" or q is hostile["first"] else 0.0)
-                for q in coded}
-    assert (row["status"], _scores(row, coded)) == (status, expected)
-
-
-def test_files_outside_the_folder_are_protected_under_bubblewrap(hostile):
-    rows, coded = hostile["rows"], hostile["coded"]
-    full = {q["name"]: q["points"] for q in coded}
-    assert _scores(rows["deletes"], coded) == full
-    assert _scores(rows["writes"], coded) == full
-    assert rows["a_solution"]["status"] == "ok"          # graded although "deletes" ran first
-    written = (hostile["root"] / "written-outside.txt").exists()
-    kept = (hostile["folder"] / "a_solution.ipynb").exists()
-    if bubblewrap_available():
-        # The write lands in the sandbox's private /tmp, if anywhere: never outside.
-        assert rows["deletes"]["status"] == "error"
-        assert not written and kept
-    else:
-        pytest.skip("bubblewrap cannot create namespaces here: files outside the folder are "
-                    "protected only by the filesystem's permissions")
-
-
-def test_unreadable_submission(hostile):
-    row = hostile["rows"]["not_json"]
-    assert row["status"] == "unreadable"
-    assert all(float(row[q["name"]]) == 0 for q in hostile["coded"])
-
-
-def test_feedback_says_which_checks_failed_and_why(hostile):
-    folder = hostile["root"] / "grades_feedback"
-    assert len(list(folder.glob("*.md"))) == 11
-    untouched = (folder / "untouched.md").read_text()
-    assert "Status: **" in untouched and "failed public check 1 of" in untouched
-    assert "failed hidden check" in untouched
-    loop = (folder / "loop.md").read_text()
-    assert "of CPU time" in loop and "not run" in loop
-    assert "could not be graded" in (folder / "not_json.md").read_text()
-    assert "failed" not in (folder / "a_solution.md").read_text()
-
-
-def test_grading_is_quick_per_submission(hostile):
-    # 11 submissions, one of which runs until the timeout, two at a time.
-    assert hostile["seconds"] / 11 < 60
-
-
 # ---------------------------------------------- every chapter, by glob
 
 
@@ -368,8 +220,6 @@ def test_grading_is_quick_per_submission(hostile):
 def test_chapter_solution_gets_full_marks_and_its_student_edition_none(chapter, tmp_path):
     if not parse_questions(_nb(chapter)):
         pytest.skip(f"{chapter.name} has no exercises yet")
-    if chapter == HOSTILE_SOURCE:
-        pytest.skip("chapter 1 is checked by the hostile-submission suite")
     item, = assign([chapter], tmp_path, limits=Limits(timeout=300))
     assert item.problems == []
     coded = {n: s for n, s in item.solution.scores.items() if s is not None}
@@ -394,9 +244,10 @@ def test_check_command_runs_the_public_tests(fixture_assigned, capsys):
 # audit's attacks (tests/homework_fixtures/hostile/*.py) on the tiny chapter.
 
 HOSTILE = ROOT / "tests" / "homework_fixtures" / "hostile"
-ATTACK_TIMEOUT = 8       # CPU seconds: the solution needs about 3
+ATTACK_TIMEOUT = 4       # CPU seconds: the solution's runs need about 1.5 and 1
 # name: (edition the attack is added to, where, expected status, expected points)
-#   where: "start" after the imports, "solution" replaces the first solution cell, "end"
+#   where: "start" after the imports, "solution" replaces the first solution cell,
+#   "after" follows it, "end"
 ATTACKS = {
     "forge_events": ("untouched", "start", "error", (0, 0)),
     "proc_mem": ("untouched", "solution", "error", (0, 0)),
@@ -411,6 +262,13 @@ ATTACKS = {
     "daemon": ("solution", "end", "ok", (2, 3)),
     "stderr_flood": ("solution", "end", "ok", (2, 3)),
     "cpu_loop": ("solution", "end", "timeout", (2, 3)),
+    # a broken cell costs only the checks it breaks
+    "exit_kernel": ("solution", "after", "error", (2, 0)),
+    "raises": ("solution", "after", "error", (2, 3)),
+    "sys_exit": ("solution", "after", "error", (2, 3)),
+    "memory": ("solution", "after", "error", (2, 3)),
+    "deletes": ("solution", "after", "error", (2, 3)),
+    "exit_in_check": ("solution", "solution", "error", (0, 3)),   # stopped in a check
 }
 
 
@@ -484,21 +342,27 @@ def attacks(tmp_path_factory):
             source = source.replace(key, value)
         anchor = solution["cells"][first]["id"]
         index = next(i for i, c in enumerate(nb["cells"]) if c["id"] == anchor)
+        imports = next(i for i, c in enumerate(nb["cells"]) if c["id"] == "imports")
+        at = {"start": imports + 1, "after": index + 1, "end": len(nb["cells"])}
         if where == "solution":
             nb["cells"][index]["source"] = source
         else:
-            cell = _code(source, f"attack-{name}")
-            imports = next(i for i, c in enumerate(nb["cells"]) if c["id"] == "imports")
-            nb["cells"].insert(imports + 1 if where == "start" else len(nb["cells"]), cell)
+            nb["cells"].insert(at[where], _code(source, f"attack-{name}"))
         return nb
 
     (folder / "a_solution.ipynb").write_text(json.dumps(solution))
     (folder / "untouched.ipynb").write_text(json.dumps(student))
+    partial = copy.deepcopy(student)     # the first question's solution only
+    for cell in partial["cells"]:
+        if cell["id"] == solution["cells"][first]["id"]:
+            cell["source"] = solution["cells"][first]["source"]
+    (folder / "partial.ipynb").write_text(json.dumps(partial))
     for name, (base, where, _, _) in ATTACKS.items():
         (folder / f"{name}.ipynb").write_text(json.dumps(attack(name, base, where)))
     (folder / "bom.ipynb").write_bytes(b"\xef\xbb\xbf" + json.dumps(solution).encode())
     (folder / "empty.ipynb").write_bytes(b"")
     (folder / "non_utf8.ipynb").write_bytes(b'{"cells": "\xff"}')
+    (folder / "not_json.ipynb").write_text('{"cells": [oops')
     (folder / "link_autograder.ipynb").symlink_to(
         os.path.relpath(item.autograder / f"{item.chapter}.ipynb", folder))
     (folder / "link_passwd.ipynb").symlink_to("/etc/passwd")
@@ -508,10 +372,13 @@ def attacks(tmp_path_factory):
     (folder / "notes.txt").write_text("not a notebook")
     # A previous run's grades.csv: the escape tries to swap it for a link to its own file.
     (out / "grades.csv").write_text("file,total,status\nold.ipynb,0,ok\n")
-    before = _tree_state(root, skip=[out])
+    manual = root / "manual.csv"
+    before = _tree_state(root, skip=[out, manual])
     tmp_before = set(os.listdir("/tmp")) | set(os.listdir("/var/tmp"))
+    manual.write_text("file,ex99-gradient\na_solution.ipynb,1\n")
     args = ["grade", str(item.autograder), str(folder), "--out", str(out / "grades.csv"),
-            "--extra-tests", str(extra), "--timeout", str(ATTACK_TIMEOUT), "--jobs", "2"]
+            "--extra-tests", str(extra), "--timeout", str(ATTACK_TIMEOUT), "--jobs", "2",
+            "--memory", "3072", "--manual-scores", str(manual)]
     stderr, start = io.StringIO(), time.perf_counter()
     with contextlib.redirect_stderr(stderr):
         assert cli(args) == 0
@@ -528,7 +395,7 @@ def attacks(tmp_path_factory):
         rows = {r["file"]: r for r in csv.DictReader(handle)}
     feedback = {p.stem: p.read_text() for p in (out / "grades_feedback").glob("*.md")}
     return dict(root=root, folder=folder, out=out, rows=rows, feedback=feedback, token=token,
-                before=before, after=_tree_state(root, skip=[out]), stderr=stderr.getvalue(),
+                before=before, after=_tree_state(root, skip=[out, manual]), stderr=stderr.getvalue(),
                 new_in_tmp=(set(os.listdir("/tmp")) | set(os.listdir("/var/tmp"))) - tmp_before,
                 connections=connections, seconds=seconds,
                 hidden=[t["source"] for q in load_spec(item.autograder)["questions"]
@@ -550,7 +417,29 @@ def test_reference_rows_are_not_disturbed_by_the_attacks(attacks):
     rows = attacks["rows"]
     assert (rows["a_solution.ipynb"]["status"], _points(rows["a_solution.ipynb"])) == ("ok", (2, 3))
     assert _points(rows["untouched.ipynb"]) == (0, 0)
+    assert _points(rows["partial.ipynb"]) == (2, 0)
     assert (rows["bom.ipynb"]["status"], _points(rows["bom.ipynb"])) == ("ok", (2, 3))
+    # the pen-and-paper score merged by --manual-scores counts in the total
+    assert (rows["a_solution.ipynb"]["ex99-gradient"], rows["a_solution.ipynb"]["total"]) == (
+        "1", "6")
+
+
+def test_grades_csv_has_the_documented_columns(attacks):
+    header = list(next(iter(attacks["rows"].values())).keys())
+    assert header == ["file", "ex99-sigmoid", "ex99-mse", "ex99-gradient", "total", "status"]
+    assert len(attacks["feedback"]) == len(attacks["rows"])
+
+
+def test_feedback_says_which_checks_failed_and_why(attacks):
+    feedback = attacks["feedback"]
+    untouched = feedback["untouched"]
+    assert "Status: **" in untouched and "failed public check 1 of" in untouched
+    assert "failed hidden check" in untouched
+    loop = feedback["cpu_loop"]
+    assert "of CPU time" in loop and "failed" not in loop
+    assert "not run (the notebook stopped before this question)" in feedback["exit_kernel"]
+    assert "could not be graded" in feedback["not_json"]
+    assert "failed" not in feedback["a_solution"]
 
 
 def test_nothing_outside_the_submissions_run_folder_changed(attacks):
@@ -571,8 +460,9 @@ def test_symlinks_are_refused_and_never_read(attacks):
             "unreadable: symlink", (0, 0))
         assert "symbolic link" in attacks["feedback"][name]
     assert "root:" not in attacks["feedback"]["link_passwd"]
-    for name in ("empty", "non_utf8"):
-        assert rows[f"{name}.ipynb"]["status"] == "unreadable"
+    for name in ("empty", "non_utf8", "not_json"):
+        assert (rows[f"{name}.ipynb"]["status"], _points(rows[f"{name}.ipynb"])) == (
+            "unreadable", (0, 0))
 
 
 def test_every_entry_has_a_row_or_a_reason(attacks):
@@ -664,7 +554,6 @@ def test_the_same_folder_gets_the_same_grades_beside_a_cpu_burning_process(fixtu
     folder.mkdir()
     (folder / "a_solution.ipynb").write_bytes(
         (item.autograder / f"{item.chapter}.ipynb").read_bytes())
-    (folder / "untouched.ipynb").write_bytes(item.student.read_bytes())
     args = ["grade", str(item.autograder), str(folder), "--timeout", "3", "--jobs", "2"]
     assert cli(args + ["--out", str(tmp_path / "idle.csv")]) == 0
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]

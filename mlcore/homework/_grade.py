@@ -341,30 +341,34 @@ def _timeout_note(kind: str, limits: Limits, what: str) -> str:
             "overloaded) and was stopped; the checks it had not reached score zero.")
 
 
-def _check_question(q, earlier, path: Path, limits: Limits, workdir: Path, hide, state: Path):
-    """Run one question's checks on its saved namespace; return (verdicts, problem)."""
-    tests = q["tests"]
-    job = {"state": str(path), "tests": [t["source"] for t in tests],
-           "setup": [t["source"] for e in earlier for t in e["tests"]],
-           "limits": _limits_job(limits)}
+def _run_checks(coded, ready, limits: Limits, workdir: Path, hide, state: Path):
+    """Run the checks of the questions in ``ready`` (one process); return verdicts, problems."""
+    questions = [{"number": number, "state": str(state / f"{number}.pkl"),
+                  "tests": [t["source"] for t in coded[number]["tests"]]}
+                 for number in ready]
+    job = {"questions": questions, "limits": _limits_job(limits)}
     result = run_script("_checker.py", job, limits, workdir, hide=hide, writable=False,
                         state=state)
-    verdicts = {}
+    verdicts, finished = {}, set()
     for event in result.events:
-        n = event.get("n")
-        if (event.get("event") == "check" and isinstance(n, int) and not isinstance(n, bool)
-                and 0 <= n < len(tests) and n not in verdicts
+        q, n = event.get("q"), event.get("n")
+        if not (isinstance(q, int) and q in ready):
+            continue
+        if event.get("event") == "question" and event.get("finished") is True:
+            finished.add(q)
+        elif (event.get("event") == "check" and isinstance(n, int) and not isinstance(n, bool)
+                and 0 <= n < len(coded[q]["tests"]) and (q, n) not in verdicts
                 and isinstance(event.get("ok"), bool)):
-            verdicts[n] = event
-    problem = None
+            verdicts[q, n] = event
+    problems = []
     if result.timed_out:
-        problem = ("timeout", _timeout_note(result.timed_out, limits,
-                                            f"The checks of {q['name']}"))
-    elif not result.finished:
-        problem = ("error", f"The checks of {q['name']} stopped early (exit code "
-                            f"{result.returncode}): your code exited, crashed or hit a resource "
-                            "limit while a check used it.")
-    return verdicts, problem
+        problems.append(("timeout", _timeout_note(result.timed_out, limits, "The checks")))
+    stopped = [coded[q]["name"] for q in ready if q not in finished]
+    if stopped and not result.timed_out:
+        problems.append(("error", f"The checks of {', '.join(stopped)} stopped early: your code "
+                                  "exited, crashed or hit a resource limit while a check used "
+                                  "it."))
+    return verdicts, problems
 
 
 def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=()) -> Submission:
@@ -431,28 +435,27 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=()) -> Su
                              " it had not reached score zero.")
         elif student_errors:
             statuses.add("error")
+        ready = [number for number in range(len(coded))
+                 if number in saved and _regular(state / f"{number}.pkl")]
+        verdicts, problems = (_run_checks(coded, ready, limits, workdir, hide, state)
+                              if ready else ({}, []))
+        for kind, note in problems:
+            statuses.add(kind)
+            notes.append(note)
         for number, q in enumerate(coded):
-            path = state / f"{number}.pkl"
             tests = q["tests"]
-            if number not in saved or not _regular(path):
-                failures[q["name"]] += [f"{'hidden' if t['hidden'] else 'public'} check "
-                                        f"{k + 1} of {len(tests)}: not run (the notebook "
-                                        "stopped before this question)"
-                                        for k, t in enumerate(tests)]
-                continue
-            verdicts, problem = _check_question(q, coded[:number], path, limits, workdir, hide,
-                                                state)
-            if problem:
-                statuses.add(problem[0])
-                notes.append(problem[1])
             for k, test in enumerate(tests):
-                event = verdicts.get(k)
+                event = verdicts.get((number, k))
                 if event and event["ok"]:
                     scores[q["name"]] += q["points"] / len(tests)
                     continue
-                why = (safe_failure(test["source"], event.get("ename"), event.get("evalue"),
-                                    test["hidden"])
-                       if event else "not run (the checks stopped before it)")
+                if number not in ready:
+                    why = "not run (the notebook stopped before this question)"
+                elif event:
+                    why = safe_failure(test["source"], event.get("ename"), event.get("evalue"),
+                                       test["hidden"])
+                else:
+                    why = "not run (the checks stopped before it)"
                 kind = "hidden check" if test["hidden"] else "public check"
                 failures[q["name"]].append(f"{kind} {k + 1} of {len(tests)}: {why}")
     finally:

@@ -316,6 +316,8 @@ class adopt_orphans:
     def __enter__(self):
         self.enabled = False
         if sys.platform.startswith("linux"):
+            me = os.getpid()
+            self.before = {pid for pid, (ppid, _) in _process_table().items() if ppid == me}
             try:
                 import ctypes
                 libc = ctypes.CDLL(None, use_errno=True)
@@ -331,7 +333,8 @@ class adopt_orphans:
         me = os.getpid()
         for _ in range(3):
             table = _process_table()
-            orphans = [pid for pid, (ppid, _) in table.items() if ppid == me]
+            orphans = [pid for pid, (ppid, _) in table.items()
+                       if ppid == me and pid not in self.before]
             for pid in orphans:
                 for victim in _tree(pid, table):
                     try:
@@ -434,7 +437,7 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
                 continue
             if linux:
                 table = _process_table()
-                cpu = sum(table[p][1] for p in _tree(process.pid, table))
+                cpu = max(cpu, sum(table[p][1] for p in _tree(process.pid, table)))
                 if cpu > limits.timeout:
                     timed_out = "cpu"
             if now - start > limits.wall_seconds:

@@ -36,19 +36,22 @@ SNAPSHOT = '''def _mlcore_snapshot(path):
     import pickle, cloudpickle
     shell = get_ipython()
     skip = set(shell.user_ns_hidden)
-    good = {}
-    for name, value in list(shell.user_ns.items()):
-        if name.startswith("_") or name in skip:
-            continue
-        try:
-            cloudpickle.dumps(value)
-        except BaseException:
-            continue
-        good[name] = value
+    names = {name: value for name, value in list(shell.user_ns.items())
+             if not name.startswith("_") and name not in skip}
     try:
-        data = {"together": cloudpickle.dumps(good)}
+        data = {"together": cloudpickle.dumps(names)}
     except BaseException:
-        data = {"each": {name: cloudpickle.dumps(value) for name, value in good.items()}}
+        good = {}
+        for name, value in names.items():
+            try:
+                cloudpickle.dumps(value)
+            except BaseException:
+                continue
+            good[name] = value
+        try:
+            data = {"together": cloudpickle.dumps(good)}
+        except BaseException:
+            data = {"each": {name: cloudpickle.dumps(value) for name, value in good.items()}}
     with open(path, "wb") as handle:
         pickle.dump(data, handle)
 _mlcore_snapshot(PATH)
@@ -99,6 +102,7 @@ def events_channel():
     def emit(**event):
         events.write(MARK + json.dumps(event) + "\n")
         events.flush()
+    emit.fd = events.fileno()
     return emit
 
 
