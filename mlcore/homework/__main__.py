@@ -26,7 +26,7 @@ def _limits(args):
 
 def _add_limits(parser, timeout):
     parser.add_argument("--timeout", type=float, default=timeout,
-                        help=f"CPU seconds per notebook, and again per question's checks "
+                        help=f"CPU seconds per notebook, and again for its checks "
                              f"(default {timeout:g}); the wall-clock limit is 3 times as "
                              "long plus 30 s")
     parser.add_argument("--memory", type=float, default=4096,

@@ -2,11 +2,12 @@
 
 A submission's own code cells run in order in one kernel (``_worker.py``),
 which saves its namespace after the last solution cell of each question.
-Its test cells are ignored. Each question's checks (the autograder's public
-and hidden tests and the teacher's extra tests) then run in a fresh process
-on that saved namespace (``_checker.py``). The tests are never in the
-kernel, and the kernel's IPython hooks are not in the checks' process. A
-question's points are shared equally by its test cells.
+Its test cells are ignored. The checks (the autograder's public and hidden
+tests and the teacher's extra tests) then run in a fresh plain-Python
+process on those saved namespaces (``_checker.py``), each question's on its
+own. The tests are never in the kernel, and the kernel's IPython hooks are
+not in the checks' process. A question's points are shared equally by its
+test cells.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ class Limits:
     ----------
     timeout : float
         CPU seconds for the whole notebook (its process tree), and again for
-        each question's checks. The wall-clock limit is ``wall_factor`` times
+        its checks. The wall-clock limit is ``wall_factor`` times
         as long plus 30 s, a safety margin for a loaded machine.
     memory_mb : float
         Address-space limit (``RLIMIT_AS``) of every process, in MiB.
