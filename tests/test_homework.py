@@ -1,14 +1,18 @@
 """The homework tool: exercise format, student edition, autograder, hostile submissions.
 
-The hostile-submission suite runs on chapter 1 once it exists (else on the
-fixture chapter ``tests/homework_fixtures/99_tiny_chapter.ipynb``); every
-other chapter with exercises is checked for full marks on its solution and
-zero on its untouched student edition, found by glob.
+The hostile-submission suites (the original one, and the audit's attacks in
+``tests/homework_fixtures/hostile/``, each graded in one run) use the fixture
+chapter ``tests/homework_fixtures/99_tiny_chapter.ipynb``; every chapter with
+exercises is checked for full marks on its solution and zero on its untouched
+student edition, found by glob.
 """
 
 import copy
 import csv
 import json
+import os
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -22,8 +26,6 @@ from mlcore.homework.__main__ import main as cli
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "homework_fixtures" / "99_tiny_chapter.ipynb"
-CHAPTER_1 = sorted((ROOT / "chapters").glob("01_*.ipynb"))
-HOSTILE_SOURCE = CHAPTER_1[0] if CHAPTER_1 else FIXTURE
 CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
 
 
@@ -211,153 +213,6 @@ def test_assign_reports_a_stub_that_already_passes(tmp_path):
     assert "ex99-mse: the untouched student edition already scores 3 of 3" in item.problems[0]
 
 
-# ------------------------------------------------------ hostile submissions
-
-
-def _hostile_cells(bad):
-    """A sandbox-escaping cell's source, keyed by name."""
-    outside = bad / "written-outside.txt"
-    victim = bad / "submissions" / "a_solution.ipynb"
-    return {
-        "loop": "import time\nwhile True:\n    time.sleep(0.5)",
-        "exit_kernel": "import os\nos._exit(1)",
-        "raises": "raise RuntimeError('a student error')",
-        "sys_exit": "import sys\nsys.exit(3)",
-        "memory": "hog = bytearray(8 * 2**30)",
-        "deletes": f"import os, shutil\nshutil.rmtree(os.getcwd())\nos.remove(r'{victim}')",
-        "writes": f"with open(r'{outside}', 'w') as f:\n    f.write('escaped')",
-    }
-
-
-@pytest.fixture(scope="module")
-def hostile(tmp_path_factory):
-    """Assign HOSTILE_SOURCE, then grade a folder of normal and hostile submissions."""
-    root = tmp_path_factory.mktemp("hostile")
-    start = time.perf_counter()
-    item, = assign([HOSTILE_SOURCE], root / "out", limits=Limits(timeout=300))
-    solution_seconds = (time.perf_counter() - start) / 2
-    assert item.problems == [], item.problems
-    autograder = item.autograder
-    spec = load_spec(autograder)
-    solution = json.loads((autograder / f"{item.chapter}.ipynb").read_text())
-    student = json.loads(item.student.read_text())
-    coded = [q for q in spec["questions"] if not q["manual"]]
-    first = coded[0]
-    folder = root / "submissions"
-    folder.mkdir()
-
-    def save(name, nb):
-        (folder / f"{name}.ipynb").write_text(json.dumps(nb))
-
-    save("a_solution", solution)
-    save("untouched", student)
-    partial = copy.deepcopy(student)
-    by_id = {c["id"]: c for c in solution["cells"]}
-    for cell in partial["cells"]:
-        if cell["id"] in first["anchors"]:
-            cell["source"] = by_id[cell["id"]]["source"]
-    save("partial", partial)
-    anchor = max(i for i, c in enumerate(solution["cells"]) if c["id"] in first["anchors"])
-    for name, source in _hostile_cells(root).items():
-        nb = copy.deepcopy(solution)
-        nb["cells"].insert(anchor + 1, _code(source, f"hostile-{name}"))
-        save(name, nb)
-    (folder / "not_json.ipynb").write_text('{"cells": [oops')
-    extra = root / "extra"
-    extra.mkdir()
-    # A teacher's private test: here a copy of the question's first test.
-    (extra / f"{first['name']}.py").write_text(first["tests"][0]["source"])
-    manual = [q for q in spec["questions"] if q["manual"]]
-    args = ["grade", str(autograder), str(folder), "--out", str(root / "grades.csv"),
-            "--extra-tests", str(extra), "--timeout", str(max(30, 4 * solution_seconds)),
-            "--memory", "3072", "--jobs", "2"]
-    if manual:
-        scores = root / "manual.csv"
-        scores.write_text(f"file,{manual[0]['name']}\na_solution.ipynb,{manual[0]['points']}\n")
-        args += ["--manual-scores", str(scores)]
-    start = time.perf_counter()
-    assert cli(args) == 0
-    seconds = time.perf_counter() - start
-    with open(root / "grades.csv", newline="") as handle:
-        rows = {r["file"].removesuffix(".ipynb"): r for r in csv.DictReader(handle)}
-    return dict(root=root, spec=spec, rows=rows, first=first, coded=coded, manual=manual,
-                seconds=seconds, folder=folder)
-
-
-def _scores(row, questions):
-    return {q["name"]: float(row[q["name"]]) for q in questions}
-
-
-def test_grades_csv_has_the_documented_columns(hostile):
-    names = [q["name"] for q in hostile["spec"]["questions"]]
-    header = list(next(iter(hostile["rows"].values())).keys())
-    assert header == ["file", *names, "total", "status"]
-    assert len(hostile["rows"]) == 11
-
-
-def test_solution_partial_and_untouched_scores(hostile):
-    rows, coded = hostile["rows"], hostile["coded"]
-    full = {q["name"]: q["points"] for q in coded}
-    first_only = {q["name"]: (q["points"] if q is hostile["first"] else 0.0) for q in coded}
-    assert (_scores(rows["a_solution"], coded), rows["a_solution"]["status"]) == (full, "ok")
-    assert _scores(rows["untouched"], coded) == dict.fromkeys(full, 0.0)
-    assert _scores(rows["partial"], coded) == first_only
-    manual_points = sum(q["points"] for q in hostile["manual"][:1])
-    assert float(rows["a_solution"]["total"]) == pytest.approx(sum(full.values()) + manual_points)
-
-
-@pytest.mark.parametrize("name, status, kept", [
-    ("loop", "timeout", "first"), ("exit_kernel", "error", "first"),
-    ("raises", "error", "all"), ("sys_exit", "error", "all"), ("memory", "error", "all"),
-])
-def test_hostile_submission_gets_its_status_and_zero_for_what_it_broke(hostile, name, status,
-                                                                       kept):
-    row, coded = hostile["rows"][name], hostile["coded"]
-    expected = {q["name"]: (q["points"] if kept == "all" or q is hostile["first"] else 0.0)
-                for q in coded}
-    assert (row["status"], _scores(row, coded)) == (status, expected)
-
-
-def test_files_outside_the_folder_are_protected_under_bubblewrap(hostile):
-    rows, coded = hostile["rows"], hostile["coded"]
-    full = {q["name"]: q["points"] for q in coded}
-    assert _scores(rows["deletes"], coded) == full
-    assert _scores(rows["writes"], coded) == full
-    assert rows["a_solution"]["status"] == "ok"          # graded although "deletes" ran first
-    written = (hostile["root"] / "written-outside.txt").exists()
-    kept = (hostile["folder"] / "a_solution.ipynb").exists()
-    if bubblewrap_available():
-        # The write lands in the sandbox's private /tmp, if anywhere: never outside.
-        assert rows["deletes"]["status"] == "error"
-        assert not written and kept
-    else:
-        pytest.skip("bubblewrap cannot create namespaces here: files outside the folder are "
-                    "protected only by the filesystem's permissions")
-
-
-def test_unreadable_submission(hostile):
-    row = hostile["rows"]["not_json"]
-    assert row["status"] == "unreadable"
-    assert all(float(row[q["name"]]) == 0 for q in hostile["coded"])
-
-
-def test_feedback_says_which_checks_failed_and_why(hostile):
-    folder = hostile["root"] / "grades_feedback"
-    assert len(list(folder.glob("*.md"))) == 11
-    untouched = (folder / "untouched.md").read_text()
-    assert "Status: **" in untouched and "failed public check 1 of" in untouched
-    assert "failed hidden check" in untouched
-    loop = (folder / "loop.md").read_text()
-    assert "ran longer than" in loop and "not run" in loop
-    assert "could not be graded" in (folder / "not_json.md").read_text()
-    assert "failed" not in (folder / "a_solution.md").read_text()
-
-
-def test_grading_is_quick_per_submission(hostile):
-    # 11 submissions, one of which runs until the timeout, two at a time.
-    assert hostile["seconds"] / 11 < 60
-
-
 # ---------------------------------------------- every chapter, by glob
 
 
@@ -365,8 +220,6 @@ def test_grading_is_quick_per_submission(hostile):
 def test_chapter_solution_gets_full_marks_and_its_student_edition_none(chapter, tmp_path):
     if not parse_questions(_nb(chapter)):
         pytest.skip(f"{chapter.name} has no exercises yet")
-    if chapter == HOSTILE_SOURCE:
-        pytest.skip("chapter 1 is checked by the hostile-submission suite")
     item, = assign([chapter], tmp_path, limits=Limits(timeout=300))
     assert item.problems == []
     coded = {n: s for n, s in item.solution.scores.items() if s is not None}
@@ -383,3 +236,448 @@ def test_check_command_runs_the_public_tests(fixture_assigned, capsys):
                                "99_tiny_chapter.ipynb").read_bytes(),
                          build_spec(_nb(item.student), "99_tiny_chapter"), Limits(timeout=120))
     assert solution.scores == {"ex99-sigmoid": 2.0, "ex99-mse": 3.0, "ex99-gradient": None}
+
+
+# ------------------------------------- attacks on the grader (tiny fixture chapter)
+#
+# One grading run, as the user running the tests (root here and in CI), of the
+# audit's attacks (tests/homework_fixtures/hostile/*.py) on the tiny chapter.
+
+HOSTILE = ROOT / "tests" / "homework_fixtures" / "hostile"
+ATTACK_TIMEOUT = 4       # CPU seconds: the solution's runs need about 1.5 and 1
+# name: (edition the attack is added to, where, expected status, expected points)
+#   where: "start" after the imports, "solution" replaces the first solution cell,
+#   "after" follows it, "end"
+ATTACKS = {
+    "forge_events": ("untouched", "start", "error", (0, 0)),
+    "proc_mem": ("untouched", "solution", "error", (0, 0)),
+    "transform_pass": ("untouched", "start", "error", (0, 0)),
+    "transform_try": ("untouched", "start", "error", (0, 0)),
+    "transform_leak": ("untouched", "start", "error", (0, 0)),
+    "hooks": ("untouched", "start", "ok", (0, 0)),
+    "monkeypatch": ("untouched", "start", "error", (0, 0)),
+    "escape": ("solution", "start", "ok", (2, 3)),
+    "network": ("solution", "start", "ok", (2, 3)),
+    "kill_all": ("solution", "end", "error", (2, 3)),
+    "daemon": ("solution", "end", "ok", (2, 3)),
+    "stderr_flood": ("solution", "end", "ok", (2, 3)),
+    "cpu_loop": ("solution", "end", "timeout", (2, 3)),
+    # a broken cell costs only the checks it breaks
+    "exit_kernel": ("solution", "after", "error", (2, 0)),
+    "raises": ("solution", "after", "error", (2, 3)),
+    "sys_exit": ("solution", "after", "error", (2, 3)),
+    "memory": ("solution", "after", "error", (2, 3)),
+    "deletes": ("solution", "after", "error", (2, 3)),
+    "exit_in_check": ("solution", "solution", "error", (0, 3)),   # stopped in a check
+}
+
+
+def _tree_state(folder, skip=()):
+    """Every path under ``folder`` with its type, size and content hash (``skip`` excluded)."""
+    import hashlib
+    state = {}
+    for path in sorted(Path(folder).rglob("*")):
+        if any(path == s or s in path.parents for s in skip):
+            continue
+        if path.is_symlink():
+            state[str(path)] = ("link", str(path.readlink()))
+        elif path.is_file():
+            state[str(path)] = ("file", hashlib.sha256(path.read_bytes()).hexdigest())
+        else:
+            state[str(path)] = ("dir",)
+    return state
+
+
+def _survivors(*names):
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, ValueError):
+            continue
+        if any(name in cmdline for name in names):
+            found.append(cmdline)
+    return found
+
+
+@pytest.fixture(scope="module")
+def attacks(tmp_path_factory):
+    """Grade the audit's attacks and the file-system edge cases in one run."""
+    if not bubblewrap_available():
+        # Without the sandbox these cells would act on the whole machine (kill_all signals
+        # every process the user may signal): `python scripts/tasks.py test` installs bwrap.
+        pytest.skip("bubblewrap cannot create namespaces here; the attack suite needs it")
+    import contextlib
+    import io
+    import secrets
+    import socket
+    root = tmp_path_factory.mktemp("attacks")
+    item, = assign([FIXTURE], root / "homework", verify=False)
+    solution = json.loads((item.autograder / f"{item.chapter}.ipynb").read_text())
+    student = json.loads(item.student.read_text())
+    folder, out = root / "submissions", root / "out"
+    folder.mkdir()
+    out.mkdir()
+    token = "PRIVATE-" + secrets.token_hex(8)
+    extra = root / "extra"
+    extra.mkdir()
+    (extra / "ex99-sigmoid.py").write_text(
+        f"# {token}\nassert abs(sigmoid(1.0) - 0.7310585786) < 1e-9, 'sigmoid(1) is wrong'\n")
+    unix_path = (Path("/var/tmp") if os.access("/var/tmp", os.W_OK) else root) / f"{token}.sock"
+    listeners = []
+    for family, address in ((socket.AF_UNIX, str(unix_path)),
+                            (socket.AF_UNIX, f"\0{token}"), (socket.AF_INET, ("127.0.0.1", 0))):
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.bind(address)
+        listener.listen(5)
+        listener.setblocking(False)
+        listeners.append(listener)
+    fill = {"@ROOT@": str(root), "@SUBMISSIONS@": str(folder), "@OUT@": str(out),
+            "@TOKEN@": token, "@TOKEN_REVERSED@": token[::-1], "@UNIX@": str(unix_path),
+            "@ABSTRACT@": token,
+            "@PORT@": str(listeners[2].getsockname()[1])}
+    first = next(i for i, c in enumerate(solution["cells"]) if "solution" in
+                 c["metadata"].get("tags", []))
+
+    def attack(name, base, where):
+        nb = copy.deepcopy(solution if base == "solution" else student)
+        source = (HOSTILE / f"{name}.py").read_text()
+        for key, value in fill.items():
+            source = source.replace(key, value)
+        anchor = solution["cells"][first]["id"]
+        index = next(i for i, c in enumerate(nb["cells"]) if c["id"] == anchor)
+        imports = next(i for i, c in enumerate(nb["cells"]) if c["id"] == "imports")
+        at = {"start": imports + 1, "after": index + 1, "end": len(nb["cells"])}
+        if where == "solution":
+            nb["cells"][index]["source"] = source
+        else:
+            nb["cells"].insert(at[where], _code(source, f"attack-{name}"))
+        return nb
+
+    (folder / "a_solution.ipynb").write_text(json.dumps(solution))
+    (folder / "untouched.ipynb").write_text(json.dumps(student))
+    partial = copy.deepcopy(student)     # the first question's solution only
+    for cell in partial["cells"]:
+        if cell["id"] == solution["cells"][first]["id"]:
+            cell["source"] = solution["cells"][first]["source"]
+    (folder / "partial.ipynb").write_text(json.dumps(partial))
+    for name, (base, where, _, _) in ATTACKS.items():
+        (folder / f"{name}.ipynb").write_text(json.dumps(attack(name, base, where)))
+    (folder / "bom.ipynb").write_bytes(b"\xef\xbb\xbf" + json.dumps(solution).encode())
+    (folder / "empty.ipynb").write_bytes(b"")
+    (folder / "non_utf8.ipynb").write_bytes(b'{"cells": "\xff"}')
+    (folder / "not_json.ipynb").write_text('{"cells": [oops')
+    (folder / "link_autograder.ipynb").symlink_to(
+        os.path.relpath(item.autograder / f"{item.chapter}.ipynb", folder))
+    (folder / "link_passwd.ipynb").symlink_to("/etc/passwd")
+    (folder / "dangling.ipynb").symlink_to(root / "nowhere.ipynb")
+    (folder / "folder.ipynb").mkdir()
+    (folder / "UPPER.IPYNB").write_text(json.dumps(solution))
+    (folder / "notes.txt").write_text("not a notebook")
+    # A previous run's grades.csv: the escape tries to swap it for a link to its own file.
+    (out / "grades.csv").write_text("file,total,status\nold.ipynb,0,ok\n")
+    manual = root / "manual.csv"
+    before = _tree_state(root, skip=[out, manual])
+    tmp_before = set(os.listdir("/tmp")) | set(os.listdir("/var/tmp"))
+    manual.write_text("file,ex99-gradient\na_solution.ipynb,1\n")
+    args = ["grade", str(item.autograder), str(folder), "--out", str(out / "grades.csv"),
+            "--extra-tests", str(extra), "--timeout", str(ATTACK_TIMEOUT), "--jobs", "2",
+            "--memory", "3072", "--manual-scores", str(manual)]
+    stderr, start = io.StringIO(), time.perf_counter()
+    with contextlib.redirect_stderr(stderr):
+        assert cli(args) == 0
+    seconds = time.perf_counter() - start
+    connections = []
+    for listener in listeners:
+        try:
+            connections.append(listener.accept())
+        except (BlockingIOError, OSError):
+            pass
+        listener.close()
+    unix_path.unlink(missing_ok=True)
+    with open(out / "grades.csv", newline="") as handle:
+        rows = {r["file"]: r for r in csv.DictReader(handle)}
+    feedback = {p.stem: p.read_text() for p in (out / "grades_feedback").glob("*.md")}
+    return dict(root=root, folder=folder, out=out, rows=rows, feedback=feedback, token=token,
+                before=before, after=_tree_state(root, skip=[out, manual]), stderr=stderr.getvalue(),
+                new_in_tmp=(set(os.listdir("/tmp")) | set(os.listdir("/var/tmp"))) - tmp_before,
+                connections=connections, seconds=seconds,
+                hidden=[t["source"] for q in load_spec(item.autograder)["questions"]
+                        for t in q["tests"] if t["hidden"]])
+
+
+def _points(row):
+    return (float(row["ex99-sigmoid"]), float(row["ex99-mse"]))
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_attack_gets_the_grade_it_earned(attacks, name):
+    _, _, status, points = ATTACKS[name]
+    row = attacks["rows"][f"{name}.ipynb"]
+    assert (row["status"], _points(row)) == (status, points), attacks["feedback"][name]
+
+
+def test_reference_rows_are_not_disturbed_by_the_attacks(attacks):
+    rows = attacks["rows"]
+    assert (rows["a_solution.ipynb"]["status"], _points(rows["a_solution.ipynb"])) == ("ok", (2, 3))
+    assert _points(rows["untouched.ipynb"]) == (0, 0)
+    assert _points(rows["partial.ipynb"]) == (2, 0)
+    assert (rows["bom.ipynb"]["status"], _points(rows["bom.ipynb"])) == ("ok", (2, 3))
+    # the pen-and-paper score merged by --manual-scores counts in the total
+    assert (rows["a_solution.ipynb"]["ex99-gradient"], rows["a_solution.ipynb"]["total"]) == (
+        "1", "6")
+
+
+def test_grades_csv_has_the_documented_columns(attacks):
+    header = list(next(iter(attacks["rows"].values())).keys())
+    assert header == ["file", "ex99-sigmoid", "ex99-mse", "ex99-gradient", "total", "status"]
+    assert len(attacks["feedback"]) == len(attacks["rows"])
+
+
+def test_feedback_says_which_checks_failed_and_why(attacks):
+    feedback = attacks["feedback"]
+    untouched = feedback["untouched"]
+    assert "Status: **" in untouched and "failed public check 1 of" in untouched
+    assert "failed hidden check" in untouched
+    loop = feedback["cpu_loop"]
+    assert "of CPU time" in loop and "failed" not in loop
+    assert "not run (the notebook stopped before this question)" in feedback["exit_kernel"]
+    assert "could not be graded" in feedback["not_json"]
+    assert "failed" not in feedback["a_solution"]
+
+
+def test_nothing_outside_the_submissions_run_folder_changed(attacks):
+    # The escape (umount /tmp, remount / read-write as root) wrote nothing outside, deleted no
+    # classmate's file, and the old grades.csv was replaced by a regular file, not followed.
+    assert attacks["after"] == attacks["before"]
+    assert not any("mlcore-escape" in name for name in attacks["new_in_tmp"])
+    grades = attacks["out"] / "grades.csv"
+    assert grades.is_file() and not grades.is_symlink()
+    assert not (attacks["root"] / "hijacked.txt").exists()
+    assert "a_solution.ipynb" in attacks["rows"]
+
+
+def test_symlinks_are_refused_and_never_read(attacks):
+    rows = attacks["rows"]
+    for name in ("link_autograder", "link_passwd", "dangling"):
+        assert (rows[f"{name}.ipynb"]["status"], _points(rows[f"{name}.ipynb"])) == (
+            "unreadable: symlink", (0, 0))
+        assert "symbolic link" in attacks["feedback"][name]
+    assert "root:" not in attacks["feedback"]["link_passwd"]
+    for name in ("empty", "non_utf8", "not_json"):
+        assert (rows[f"{name}.ipynb"]["status"], _points(rows[f"{name}.ipynb"])) == (
+            "unreadable", (0, 0))
+
+
+def test_every_entry_has_a_row_or_a_reason(attacks):
+    assert set(attacks["rows"]) | {"folder.ipynb", "UPPER.IPYNB", "notes.txt"} == set(
+        os.listdir(attacks["folder"]))
+    for name in ("folder.ipynb", "UPPER.IPYNB", "notes.txt"):
+        assert f"skipped {name!r}" in attacks["stderr"]
+
+
+def test_no_test_source_or_secret_reaches_the_feedback(attacks):
+    text = "\n".join(attacks["feedback"].values())
+    assert attacks["token"] not in text
+    for source in attacks["hidden"]:
+        for line in source.splitlines():
+            if len(line.strip()) > 25:
+                assert line.strip() not in text, line
+    # The submission's own search of every process's memory and files found nothing.
+    assert "found the tests" not in attacks["feedback"]["proc_mem"]
+
+
+def test_the_sandbox_reaches_no_host_socket_and_leaves_no_process(attacks):
+    assert attacks["connections"] == []
+    assert _survivors("sleep 313", "sleep 314") == []
+
+
+def test_a_timeout_says_it_was_cpu_time(attacks):
+    note = attacks["feedback"]["cpu_loop"]
+    assert f"more than {ATTACK_TIMEOUT} s of CPU time" in note
+
+
+def test_forged_events_leave_a_zero_and_an_error(attacks):
+    assert "not run" in attacks["feedback"]["forge_events"]
+
+
+def test_sandbox_none_survives_a_killed_worker_and_kills_what_it_started(fixture_assigned,
+                                                                          tmp_path):
+    out, item = fixture_assigned
+    solution = json.loads((item.autograder / f"{item.chapter}.ipynb").read_text())
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    (folder / "a_solution.ipynb").write_text(json.dumps(solution))
+    for name in ("kill_parent", "daemon"):
+        nb = copy.deepcopy(solution)
+        source = ("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"
+                  if name == "kill_parent" else (HOSTILE / "daemon.py").read_text())
+        nb["cells"].append(_code(source, f"attack-{name}"))
+        (folder / f"{name}.ipynb").write_text(json.dumps(nb))
+    assert cli(["grade", str(item.autograder), str(folder), "--out", str(tmp_path / "g.csv"),
+                "--sandbox", "none", "--timeout", str(ATTACK_TIMEOUT), "--jobs", "2"]) == 0
+    with open(tmp_path / "g.csv", newline="") as handle:
+        rows = {r["file"]: (r["status"], _points(r)) for r in csv.DictReader(handle)}
+    assert rows == {"a_solution.ipynb": ("ok", (2, 3)), "kill_parent.ipynb": ("error", (2, 3)),
+                    "daemon.ipynb": ("ok", (2, 3))}
+    assert _survivors("sleep 313", "sleep 314") == []
+
+
+def test_outputs_that_are_links_are_refused(fixture_assigned, tmp_path, capsys):
+    out, item = fixture_assigned
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "a.ipynb").write_text("{}")
+    target = tmp_path / "target.txt"
+    target.write_text("keep")
+    (tmp_path / "grades.csv").symlink_to(target)
+    assert cli(["grade", str(item.autograder), str(folder), "--out",
+                str(tmp_path / "grades.csv")]) == 2
+    assert "refusing to write" in capsys.readouterr().err and target.read_text() == "keep"
+    # A link planted inside the feedback folder is refused, never written through.
+    from mlcore.homework import Submission, write_feedback
+    spec = load_spec(item.autograder)
+    feedback = tmp_path / "feedback"
+    feedback.mkdir()
+    (feedback / "a.md").symlink_to(target)
+    graded = Submission("a.ipynb", {"ex99-sigmoid": 0.0, "ex99-mse": 0.0, "ex99-gradient": None},
+                        "ok")
+    with pytest.raises(RuntimeError, match="refusing to write .*a.md: it is a symbolic link"):
+        write_feedback(feedback, spec, [graded])
+    assert target.read_text() == "keep"
+
+
+def test_the_same_folder_gets_the_same_grades_beside_a_cpu_burning_process(fixture_assigned,
+                                                                          tmp_path):
+    # The limit counts CPU time: two processes burning both cores slow grading down but
+    # take no points.
+    import subprocess
+    import sys
+    out, item = fixture_assigned
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    (folder / "a_solution.ipynb").write_bytes(
+        (item.autograder / f"{item.chapter}.ipynb").read_bytes())
+    args = ["grade", str(item.autograder), str(folder), "--timeout", "3", "--jobs", "2"]
+    assert cli(args + ["--out", str(tmp_path / "idle.csv")]) == 0
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        assert cli(args + ["--out", str(tmp_path / "busy.csv")]) == 0
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    idle, busy = (tmp_path / "idle.csv").read_text(), (tmp_path / "busy.csv").read_text()
+    assert idle == busy and "a_solution.ipynb,2,3,,5,ok" in idle
+
+
+def test_merge_reports_every_problem_refuses_duplicates_and_names_missing_students(tmp_path):
+    spec = build_spec(_nb(), "99_tiny_chapter")
+    grades = tmp_path / "grades.csv"
+    original = ("file,ex99-sigmoid,ex99-mse,ex99-gradient,total,status\n"
+                "a.ipynb,2,1.5,,3.5,ok\nb.ipynb,0,0,,0,error\nc.ipynb,0,0,,0,error\n")
+    grades.write_text(original)
+    manual = tmp_path / "manual.csv"
+    manual.write_text("\ufefffile,ex99-gradient\na.ipynb,1\na.ipynb,0.5\nz.ipynb,1\nb.ipynb,abc\n"
+                      "c.ipynb,9\n", encoding="utf-8")
+    with pytest.raises(ValueError) as caught:
+        merge_manual_scores(grades, manual, spec)
+    message = str(caught.value)
+    assert "4 problem(s)" in message
+    assert "line 3: file 'a.ipynb' already has a row on line 2" in message
+    assert "line 4: file 'z.ipynb' is not in" in message
+    assert "line 5, column ex99-gradient: 'abc'" in message
+    assert "line 6, column ex99-gradient: '9'" in message
+    assert grades.read_text() == original
+    # Excel's "CSV UTF-8" starts with a byte-order mark; a missing student is named.
+    manual.write_text("\ufefffile,ex99-gradient\na.ipynb,1\n", encoding="utf-8")
+    with pytest.warns(UserWarning, match=r"no manual scores for 2 student\(s\).*b.ipynb, c.ipynb"):
+        rows = merge_manual_scores(grades, manual, spec)
+    assert [(r["file"], r["ex99-gradient"], r["total"]) for r in rows][0] == ("a.ipynb", "1", "4.5")
+    with pytest.raises(TypeError, match="out must be a path"):
+        merge_manual_scores(grades, manual, spec, out=1)
+
+
+def test_homework_inputs_are_checked_with_errors_naming_them(tmp_path):
+    import numpy as np
+
+    from mlcore.homework import Submission, grade_submissions, write_grades
+    from mlcore.homework._grade import check_jobs
+    spec = build_spec(_nb(), "99_tiny_chapter")
+    with pytest.raises(FormatError, match="no 'cells'"):
+        parse_questions({})
+    with pytest.raises(TypeError, match=r"nb\['cells'\] must be a list"):
+        parse_questions({"cells": "abc"})
+    assert parse_questions({"cells": [{"cell_type": "code", "metadata": None,
+                                       "source": "x"}]}) == []
+    with pytest.raises(FormatError, match=r"cell_type=None"):
+        student_edition({"cells": [{"metadata": {}, "source": "x"}]}, "01_x")
+    with pytest.raises(TypeError, match="tags'\\] must be a list of strings"):
+        parse_questions({"cells": [{"cell_type": "code", "metadata": {"tags": "solution"},
+                                    "source": "x"}]})
+    with pytest.raises(TypeError, match="chapter must be"):
+        student_edition(_nb(), None)
+    with pytest.raises(TypeError, match="chapter must be"):
+        build_spec(_nb(), 5)
+    assert stub_solution(["x = 1  # SOLUTION"]) == "x = ..."
+    with pytest.raises(TypeError, match="source must be"):
+        stub_solution(5)
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    for content, message in [(b"[]", "not an autograder specification"),
+                             (b"{oops", r"not valid JSON \(line 1"),
+                             (b"\xff", "not UTF-8")]:
+        (folder / "autograder.json").write_bytes(content)
+        with pytest.raises(ValueError, match=message):
+            load_spec(folder)
+    for call in (lambda: add_extra_tests({}, tmp_path), lambda: grade_one("a", b"{}", {}, Limits()),
+                 lambda: grade_submissions({}, [], Limits()),
+                 lambda: write_grades(tmp_path / "g.csv", {}, []),
+                 lambda: merge_manual_scores(tmp_path / "g.csv", tmp_path / "m.csv", {})):
+        with pytest.raises(ValueError, match="spec is not an autograder specification"):
+            call()
+    with pytest.raises(TypeError, match=r"submissions\[0\] must be a \(file name, bytes\) pair"):
+        grade_submissions(spec, [("a.ipynb",)], Limits())
+    with pytest.raises(TypeError, match="data must be the file's bytes"):
+        grade_one("a.ipynb", "{}", spec, Limits())
+    with pytest.raises(ValueError, match=r"graded\[0\] \('a.ipynb'\) has no score"):
+        write_grades(tmp_path / "g.csv", spec, [Submission("a.ipynb", {}, "ok")])
+    assert check_jobs(np.int64(2)) == 2 and check_jobs(np.uint8(1)) == 1
+    assert grade_submissions(spec, [], Limits(), jobs=np.int64(2)) == []
+    for jobs, error in [(0, ValueError), (False, TypeError), ({}, TypeError), (1.5, TypeError)]:
+        with pytest.raises(error, match="jobs must be a positive integer"):
+            check_jobs(jobs)
+    for call, message in [(lambda: assign(None, tmp_path), "chapters must be"),
+                          (lambda: assign([], None), "out must be a path"),
+                          (lambda: assign([], tmp_path, verify="no"), "verify must be"),
+                          (lambda: find_chapters(5), "selectors must be")]:
+        with pytest.raises(TypeError, match=message):
+            call()
+    scores = {"ex99-sigmoid": 0.0, "ex99-mse": 0.0, "ex99-gradient": None}
+    with pytest.raises(ValueError, match="has status='weird'"):
+        write_grades(tmp_path / "g.csv", spec, [Submission("a.ipynb", scores, "weird")])
+    (tmp_path / "notjson.ipynb").write_text("{oops")
+    with pytest.raises(ValueError, match=r"cannot be read: it is not valid JSON"):
+        assign([tmp_path / "notjson.ipynb"], tmp_path / "out", verify=False)
+
+
+def test_grading_works_through_symlinked_python_and_course_under_tmp(fixture_assigned, tmp_path):
+    import subprocess
+    import sys
+    out, item = fixture_assigned
+    links = Path(tempfile.mkdtemp(prefix="mlcore-links-", dir="/tmp"))
+    try:
+        (links / "venv").symlink_to(Path(sys.prefix).resolve())
+        (links / "course").symlink_to(ROOT)
+        notebook = tmp_path / "my_work.ipynb"
+        notebook.write_bytes((item.autograder / f"{item.chapter}.ipynb").read_bytes())
+        python = links / "venv" / "bin" / Path(sys.executable).name
+        env = dict(os.environ, PYTHONPATH=str(links / "course"))
+        done = subprocess.run([str(python), "-m", "mlcore.homework", "check", str(notebook),
+                               "--timeout", "30"], env=env, capture_output=True, text=True,
+                              timeout=300, cwd=tmp_path)
+    finally:
+        shutil.rmtree(links)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # check names the chapter, not the file it was saved as
+    assert "(chapter 99_tiny_chapter)" in done.stdout and "Autograded score: 5 / 5" in done.stdout

@@ -7,10 +7,12 @@ CONTRIBUTING.md, "Exercises and homework"). From it,
   no hidden tests, no heavy demos, no outputs) and the autograder (the
   solution and every test), and checks that the solution gets full marks
   while the untouched student edition gets none;
-* :func:`grade_submissions` runs each submission in its own process and
-  temporary folder with a timeout and rlimits (and bubblewrap where it
-  works), in parallel, and scores it: a question's points are shared
-  equally by its test cells.
+* :func:`grade_submissions` runs each submission's cells in its own sandbox
+  (bubblewrap where it works) with CPU-time and resource limits, in
+  parallel; each question's tests then run in a fresh process on the
+  namespace the submission left, so no test is ever where the submission's
+  code can read or rewrite it. A question's points are shared equally by
+  its test cells.
 
 The command line is ``python -m mlcore.homework {assign,grade,merge,check}``;
 README.md, "For teachers", walks through it.
@@ -23,18 +25,21 @@ Examples
 """
 
 from ._assign import Assigned, assign, find_chapters
-from ._format import (FormatError, Question, autograder_notebook, parse_questions,
-                      student_edition, stub_solution)
-from ._grade import (STATUSES, Submission, add_extra_tests, build_spec, grade_one,
-                     grade_submissions, load_spec, merge_manual_scores, write_feedback,
-                     write_grades)
+from ._format import (FormatError, Question, autograder_notebook, check_notebook,
+                      parse_questions, student_edition, stub_solution)
+from ._grade import (STATUSES, Submission, add_extra_tests, build_spec, check_spec,
+                     default_jobs, grade_one, grade_submissions, load_spec, read_notebook,
+                     safe_failure)
+from ._report import collect_submissions, merge_manual_scores, write_feedback, write_grades
 from ._sandbox import Limits, bubblewrap_available
 
 __all__ = [
     "Assigned", "assign", "find_chapters",
-    "FormatError", "Question", "autograder_notebook", "parse_questions", "student_edition",
+    "FormatError", "Question", "autograder_notebook", "check_notebook", "parse_questions",
+    "student_edition",
     "stub_solution",
-    "STATUSES", "Submission", "add_extra_tests", "build_spec", "grade_one", "grade_submissions",
-    "load_spec", "merge_manual_scores", "write_feedback", "write_grades",
+    "STATUSES", "Submission", "add_extra_tests", "build_spec", "check_spec", "collect_submissions",
+    "default_jobs", "grade_one", "grade_submissions", "load_spec", "merge_manual_scores",
+    "read_notebook", "safe_failure", "write_feedback", "write_grades",
     "Limits", "bubblewrap_available",
 ]

@@ -26,13 +26,16 @@ def _limits(args):
 
 def _add_limits(parser, timeout):
     parser.add_argument("--timeout", type=float, default=timeout,
-                        help=f"wall-clock seconds per notebook (default {timeout:g})")
+                        help=f"CPU seconds per notebook, and again for its checks "
+                             f"(default {timeout:g}); the wall-clock limit is 3 times as "
+                             "long plus 30 s")
     parser.add_argument("--memory", type=float, default=4096,
                         help="address-space limit per process in MiB (default 4096)")
     parser.add_argument("--sandbox", choices=["auto", "bwrap", "none"], default="auto",
                         help="bubblewrap isolation: 'auto' uses it when it works (default)")
     parser.add_argument("--jobs", type=int, default=None,
-                        help="notebooks run at once (default: number of CPU cores)")
+                        help="notebooks run at once (default: the CPU cores this process may "
+                             "use; limits count CPU time, so load does not cost points)")
 
 
 def cmd_assign(args) -> int:
@@ -49,58 +52,82 @@ def cmd_assign(args) -> int:
 
 
 def cmd_grade(args) -> int:
-    from . import (add_extra_tests, grade_submissions, load_spec, merge_manual_scores,
-                   write_feedback, write_grades)
+    from . import add_extra_tests, grade_submissions, load_spec, write_feedback, write_grades
+    from ._report import (check_output_paths, collect_submissions, merge_manual_scores,
+                          refused_submission)
     spec = load_spec(args.autograder)
     if args.extra_tests:
         spec = add_extra_tests(spec, args.extra_tests)
     folder = Path(args.submissions)
-    if not folder.is_dir():
-        raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} is not a folder.")
-    files = sorted(p for p in folder.glob("*.ipynb") if p.is_file())
-    if not files:
-        raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
-    # Read every file before running any: a submission cannot remove the others.
-    submissions = [(p.name, p.read_bytes()) for p in files]
     out = Path(args.out)
     feedback = Path(args.feedback) if args.feedback else out.parent / f"{out.stem}_feedback"
-    hide = [folder, args.autograder, out.parent, feedback] + (
+    check_output_paths(out, feedback)
+    # Read every file before running any: a submission cannot remove or change the others.
+    files, refused, skipped = collect_submissions(folder)
+    for name, reason in skipped:
+        print(f"skipped {name!r}: {reason}", file=sys.stderr)
+    if not files and not refused:
+        raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
+    hide = [folder, args.autograder, out, feedback] + (
         [args.extra_tests] if args.extra_tests else [])
-    start, done = time.perf_counter(), []
+    if args.manual_scores:
+        hide.append(args.manual_scores)
+    start, done, count = time.perf_counter(), [], len(files) + len(refused)
 
     def progress(graded):
         done.append(graded)
-        print(f"[{len(done)}/{len(files)}] {graded.file}: {graded.status}, "
+        print(f"[{len(done)}/{count}] {graded.file}: {graded.status}, "
               f"{graded.total:g} points", flush=True)
 
-    graded = grade_submissions(spec, submissions, _limits(args), jobs=args.jobs,
-                               hide=[Path(h).resolve() for h in hide], progress=progress)
+    graded = [refused_submission(name, reason, spec) for name, reason in refused]
+    for item in graded:
+        progress(item)
+    from ._sandbox import adopt_orphans
+    with adopt_orphans():
+        graded += grade_submissions(spec, files, _limits(args), jobs=args.jobs,
+                                    hide=[Path(h).absolute() for h in hide], progress=progress)
+    graded.sort(key=lambda g: g.file)
+    # Outputs are written only now, when every run has ended, without following links.
     write_grades(out, spec, graded)
     write_feedback(feedback, spec, graded)
     if args.manual_scores:
-        merge_manual_scores(out, args.manual_scores, spec)
+        _merge(out, args.manual_scores, spec, None, merge_manual_scores)
     print(f"Graded {len(graded)} submissions in {time.perf_counter() - start:.0f} s: "
-          f"wrote {out} and {feedback}/")
+          f"wrote {out} and {feedback}/"
+          + (f"; skipped {len(skipped)} entries (listed above)" if skipped else ""))
     return 0
+
+
+def _merge(grades, manual, spec, out, merge):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        merge(grades, manual, spec, out=out)
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
 
 
 def cmd_merge(args) -> int:
     from . import load_spec, merge_manual_scores
-    merge_manual_scores(args.grades, args.manual, load_spec(args.autograder), out=args.out)
+    _merge(args.grades, args.manual, load_spec(args.autograder), args.out, merge_manual_scores)
     print(f"Merged {args.manual} into {args.out or args.grades}")
     return 0
 
 
 def cmd_check(args) -> int:
-    import nbformat
-
-    from . import build_spec, grade_one, write_feedback
-    path = Path(args.notebook)
-    spec = build_spec(nbformat.read(path, as_version=4), path.stem)
-    print(f"Running {path} with its public tests (the hidden ones run when your teacher "
-          "grades) ...", flush=True)
-    graded = grade_one(path.name, path.read_bytes(), spec, _limits(args))
     import tempfile
+
+    from . import build_spec, grade_one, read_notebook, write_feedback
+    path = Path(args.notebook)
+    nb, problem = read_notebook(path.read_bytes())
+    if nb is None:
+        raise ValueError(f"{path} cannot be checked: {problem}.")
+    meta = nb.get("metadata", {}).get("homework") or {}
+    chapter = meta.get("chapter") if isinstance(meta.get("chapter"), str) else path.stem
+    spec = build_spec(nb, chapter)
+    print(f"Running {path} (chapter {chapter}) with its public tests (the hidden ones run when "
+          "your teacher grades) ...", flush=True)
+    graded = grade_one(path.name, path.read_bytes(), spec, _limits(args))
     with tempfile.TemporaryDirectory() as folder:
         write_feedback(folder, spec, [graded])
         print(next(Path(folder).glob("*.md")).read_text(encoding="utf-8"))
@@ -156,7 +183,7 @@ def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.run(args)
-    except (ValueError, FileNotFoundError, RuntimeError) as error:
+    except (ValueError, TypeError, OSError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

@@ -14,16 +14,22 @@ autograded question: a stub that already passes a test is an error).
 from __future__ import annotations
 
 import json
-import os
 from concurrent.futures import ThreadPoolExecutor
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._format import autograder_notebook, parse_questions, student_edition
-from ._grade import SPEC_NAME, build_spec, grade_one
+from ._grade import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
 from ._sandbox import Limits
 
 __all__ = ["find_chapters", "assign", "Assigned"]
+
+
+def np_bool():
+    """numpy's bool type (a flag may be ``np.True_``)."""
+    import numpy as np
+    return np.bool_
 
 
 def _chapters_folder() -> Path:
@@ -55,6 +61,13 @@ def find_chapters(selectors=(), folder=None) -> list:
     ...
     ValueError: CHAPTER must be a chapter number such as 01 or a path to a .ipynb notebook, got '07x'.
     """
+    if isinstance(selectors, (str, os.PathLike)):
+        selectors = [selectors]
+    if selectors is None:
+        selectors = ()
+    if not hasattr(selectors, "__iter__"):
+        raise TypeError(f"selectors must be a list of chapter numbers or notebook paths, got "
+                        f"{selectors!r}.")
     folder = Path(folder) if folder else _chapters_folder()
     if not selectors:
         found = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
@@ -143,14 +156,30 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
     list of Assigned
         One per chapter with exercises; ``problems`` lists what verification found.
     """
-    import nbformat
+    if isinstance(chapters, (str, os.PathLike)):
+        chapters = [chapters]
+    chapters = list(chapters) if hasattr(chapters, "__iter__") else chapters
+    if not isinstance(chapters, list) or not all(isinstance(c, (str, os.PathLike))
+                                                 for c in chapters):
+        raise TypeError(f"chapters must be a list of notebook paths, got {chapters!r:.80}.")
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a path (str or os.PathLike), got {out!r:.80}.")
+    if not isinstance(verify, (bool, np_bool())):
+        raise TypeError(f"verify must be True or False, got verify={verify!r}.")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable or None, got progress={progress!r}.")
+    if limits is not None and not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits or None, got {type(limits).__name__}.")
     say = progress or (lambda text: None)
+    jobs = check_jobs(jobs)
     limits = limits or Limits(timeout=300)
     out = Path(out)
     items, runs, specs = [], [], {}
     for path in map(Path, chapters):
         chapter = path.stem
-        nb = nbformat.read(path, as_version=4)
+        nb, problem = read_notebook(path.read_bytes())
+        if nb is None:
+            raise ValueError(f"CHAPTER {str(path)!r} cannot be read: {problem}.")
         if not parse_questions(nb):
             say(f"{chapter}: no exercises, skipped")
             continue
@@ -174,7 +203,7 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
             item, role, spec, data = entry
             setattr(item, role, grade_one(f"{item.chapter} ({role})", data, spec, limits,
                                           hide=[out]))
-        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
             list(pool.map(run, runs))
         for item in items:
             _verify(item, specs[item.chapter])

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["Question", "FormatError", "parse_questions", "stub_solution",
-           "student_edition", "autograder_notebook", "tags_of"]
+           "student_edition", "autograder_notebook", "tags_of", "check_notebook"]
 
 HEADER_TAGS = {"macros", "setup"}
 TEST_TAGS = {"tests", "hidden-tests"}
@@ -78,6 +78,55 @@ class Question:
     test_cells: list = field(default_factory=list)
 
 
+def check_notebook(nb, name: str = "nb") -> None:
+    """Check that ``nb`` has the shape of a Jupyter notebook; raise a clear error if not.
+
+    Examples
+    --------
+    >>> check_notebook({"cells": "abc"})
+    Traceback (most recent call last):
+    ...
+    TypeError: nb['cells'] must be a list of cells, got str.
+    """
+    if not hasattr(nb, "get") or not hasattr(nb, "__getitem__"):
+        raise TypeError(f"{name} must be a notebook (a dict with a 'cells' list), got "
+                        f"{type(nb).__name__}.")
+    if "cells" not in nb:
+        raise FormatError(f"{name} is not a notebook: it has no 'cells' (keys: "
+                          f"{sorted(map(str, nb))[:10]}).")
+    cells = nb["cells"]
+    if not isinstance(cells, list):
+        raise TypeError(f"{name}['cells'] must be a list of cells, got {type(cells).__name__}.")
+    for index, cell in enumerate(cells):
+        where = f"{name}['cells'][{index}]"
+        if not hasattr(cell, "get"):
+            raise TypeError(f"{where} must be a cell (a dict), got {type(cell).__name__}.")
+        if cell.get("cell_type") not in ("code", "markdown", "raw"):
+            raise FormatError(f"{where} has cell_type={cell.get('cell_type')!r}; a cell is "
+                              "'code', 'markdown' or 'raw'.")
+        source = cell.get("source", "")
+        if not (isinstance(source, str) or (isinstance(source, list)
+                                            and all(isinstance(s, str) for s in source))):
+            raise TypeError(f"{where}['source'] must be a string or a list of strings, got "
+                            f"{type(source).__name__}.")
+        metadata = cell.get("metadata", {})
+        if metadata is not None and not hasattr(metadata, "get"):
+            raise TypeError(f"{where}['metadata'] must be a dict, got {type(metadata).__name__}.")
+        tags = (metadata or {}).get("tags", [])
+        if tags is not None and not (isinstance(tags, list)
+                                     and all(isinstance(t, str) for t in tags)):
+            raise TypeError(f"{where}['metadata']['tags'] must be a list of strings, got "
+                            f"{tags!r:.80}.")
+
+
+def check_chapter(chapter) -> str:
+    """Return ``chapter`` if it is a non-empty string (a chapter's file stem)."""
+    if not isinstance(chapter, str) or not chapter.strip():
+        raise TypeError(f"chapter must be the chapter's file stem as a non-empty string, "
+                        f"got chapter={chapter!r}.")
+    return chapter
+
+
 def tags_of(cell) -> set:
     """Return the set of a cell's tags.
 
@@ -86,7 +135,7 @@ def tags_of(cell) -> set:
     >>> sorted(tags_of({"metadata": {"tags": ["exercise", "points:2"]}}))
     ['exercise', 'points:2']
     """
-    return set(cell.get("metadata", {}).get("tags", []) or [])
+    return set((cell.get("metadata") or {}).get("tags", []) or [])
 
 
 def _source(cell) -> str:
@@ -158,6 +207,7 @@ def parse_questions(nb) -> list[Question]:
     >>> [(q.name, q.points, q.solution_cells, q.test_cells) for q in parse_questions({"cells": cells})]
     [('ex01-sigmoid', 2.0, [1], [(2, False)])]
     """
+    check_notebook(nb)
     questions: list[Question] = []
     for index, cell in enumerate(nb["cells"]):
         tags = tags_of(cell)
@@ -245,6 +295,11 @@ def stub_solution(source: str, *, where: str = "the solution cell") -> str:
     >>> stub_solution("w = np.zeros(3)  # SOLUTION")
     'w = ...'
     """
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        source = "".join(source)      # nbformat's list-of-lines form
+    if not isinstance(source, str):
+        raise TypeError(f"source must be the cell's code as a string, got "
+                        f"{type(source).__name__}.")
     out, inside, marked = [], False, False
     for number, line in enumerate(source.split("\n"), start=1):
         begin = _BEGIN.match(line)
@@ -318,7 +373,8 @@ def _clean(cell, index: int) -> dict:
     cell["source"] = _source(cell)
     if cell["cell_type"] == "code":
         cell["outputs"], cell["execution_count"] = [], None
-    cell.get("metadata", {}).pop("execution", None)
+    cell["metadata"] = dict(cell.get("metadata") or {})
+    cell["metadata"].pop("execution", None)
     return cell
 
 
@@ -357,6 +413,7 @@ def student_edition(nb, chapter: str) -> dict:
     dict
         An nbformat 4.5 notebook.
     """
+    check_chapter(chapter)
     questions = parse_questions(nb)
     owner, manual = _owner(questions), {q.exercise_cell: q for q in questions if q.manual}
     cells, gated, noted = [], False, False
@@ -429,6 +486,7 @@ def autograder_notebook(nb, chapter: str) -> dict:
     -------
     dict
     """
+    check_chapter(chapter)
     questions = parse_questions(nb)
     owner, cells = _owner(questions), []
     for index, cell in enumerate(nb["cells"]):

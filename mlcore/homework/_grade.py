@@ -1,110 +1,60 @@
-"""Grade submissions against an autograder: scores, statuses, CSV and feedback.
+"""Grade submissions against an autograder: specification, runs, scores and statuses.
 
-A submission's own code cells run in order in one kernel; its test cells are
-ignored and the autograder's copies (public, hidden and the teacher's extra
-tests) run right after the question's solution cell. A question's points are
-shared equally by its test cells.
+A submission's own code cells run in order in one kernel (``_worker.py``),
+which saves its namespace after the last solution cell of each question.
+Its test cells are ignored. The checks (the autograder's public and hidden
+tests and the teacher's extra tests) then run in a fresh plain-Python
+process on those saved namespaces (``_checker.py``), each question's on its
+own. The tests are never in the kernel, and the kernel's IPython hooks are
+not in the checks' process. A question's points are shared equally by its
+test cells.
 """
 
 from __future__ import annotations
 
-import csv
+import ast
+import builtins
 import json
+import operator
 import os
+import re
+import shutil
+import stat
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._format import META_KEY, TEST_TAGS, parse_questions, tags_of
-from ._sandbox import Limits, run_cells
+from ._format import META_KEY, TEST_TAGS, check_notebook, tags_of
+from ._sandbox import Limits, bubblewrap_available, run_script
+from ._spec import (SPEC_NAME, _source, add_extra_tests, build_spec,  # noqa: F401 -- re-exported
+                    check_spec, load_spec)
 
-__all__ = ["Submission", "build_spec", "load_spec", "add_extra_tests", "grade_one",
-           "grade_submissions",
-           "write_grades", "write_feedback", "merge_manual_scores", "STATUSES"]
+__all__ = ["Submission", "build_spec", "check_spec", "load_spec", "add_extra_tests", "SPEC_NAME",
+           "read_notebook", "safe_failure", "grade_one", "grade_submissions", "default_jobs",
+           "STATUSES"]
 
-STATUSES = ("ok", "error", "timeout", "unreadable")
+STATUSES = ("ok", "error", "timeout", "unreadable", "unreadable: symlink")
 MAX_BYTES = 50 * 1024 * 1024
-SPEC_NAME = "autograder.json"
+ERROR_NAMES = {name for name, value in vars(builtins).items()
+               if isinstance(value, type) and issubclass(value, BaseException)} | {"LinAlgError"}
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+_UNDEFINED = re.compile(r"name '([A-Za-z_]\w*)' is not defined(\. Did you mean: '\w+'\?)?")
 
 
-def _source(cell) -> str:
-    source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else str(source)
-
-
-def build_spec(nb, chapter: str) -> dict:
-    """Return the autograder's specification of a chapter: questions, points, tests, anchors.
-
-    Parameters
-    ----------
-    nb : dict
-        The chapter (or the autograder notebook derived from it).
-    chapter : str
-        The chapter's file stem.
-
-    Returns
-    -------
-    dict
-        JSON-serialisable; written as ``autograder.json``.
-    """
-    questions = []
-    for q in parse_questions(nb):
-        cells = nb["cells"]
-        questions.append({
-            "name": q.name, "points": q.points, "manual": q.manual,
-            "anchors": [cells[i].get("id") or f"cell-{i}" for i in q.solution_cells],
-            "tests": [{"source": _source(cells[i]), "hidden": hidden, "origin": "chapter"}
-                      for i, hidden in q.test_cells]})
-    return {"format": 1, "chapter": chapter, "questions": questions}
-
-
-def load_spec(path) -> dict:
-    """Read an autograder folder (or its ``autograder.json``).
+def md_text(text, limit: int = 300) -> str:
+    """Show untrusted text in Markdown as one inert code span, truncated.
 
     Examples
     --------
-    >>> load_spec("no/such/folder")
-    Traceback (most recent call last):
-    ...
-    FileNotFoundError: autograder='no/such/folder' is not an autograder folder: no/such/folder/autograder.json does not exist; make one with `python -m mlcore.homework assign`.
+    >>> md_text("a `b`\\n<script>")
+    "`a 'b' ⏎ <script>`"
     """
-    path = Path(path)
-    file = path if path.suffix == ".json" else path / SPEC_NAME
-    if not file.is_file():
-        raise FileNotFoundError(f"autograder={str(path)!r} is not an autograder folder: {file} "
-                                "does not exist; make one with `python -m mlcore.homework assign`.")
-    spec = json.loads(file.read_text(encoding="utf-8"))
-    if spec.get("format") != 1 or not isinstance(spec.get("questions"), list):
-        raise ValueError(f"{file} is not an autograder specification of format 1.")
-    return spec
-
-
-def add_extra_tests(spec: dict, folder) -> dict:
-    """Return a copy of ``spec`` with a teacher's private tests added as hidden tests.
-
-    ``folder/<question>.py`` is one test cell of that question, and so is
-    each ``folder/<question>/*.py``.
-    """
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise FileNotFoundError(f"extra_tests={str(folder)!r} is not a folder.")
-    spec = json.loads(json.dumps(spec))
-    by_name = {q["name"]: q for q in spec["questions"]}
-    files = sorted(folder.glob("*.py")) + sorted(folder.glob("*/*.py"))
-    if not files:
-        raise ValueError(f"extra_tests={str(folder)!r} holds no <question>.py or "
-                         "<question>/*.py files.")
-    for file in files:
-        name = file.stem if file.parent == folder else file.parent.name
-        question = by_name.get(name)
-        if question is None or question["manual"]:
-            coded = ", ".join(q["name"] for q in spec["questions"] if not q["manual"])
-            raise ValueError(f"extra test {file} names question {name!r}, which is not an "
-                             f"autograded question of chapter {spec['chapter']}; use one of: "
-                             f"{coded}.")
-        question["tests"].append({"source": file.read_text(encoding="utf-8"), "hidden": True,
-                                  "origin": str(file)})
-    return spec
+    text = _CONTROL.sub(" ", str(text)).replace("\r\n", "\n").replace("\n", " ⏎ ")
+    text = text.replace("`", "'").strip()
+    if len(text) > limit:
+        text = text[:limit] + " [...]"
+    return f"`{text}`" if text else "`(empty)`"
 
 
 @dataclass
@@ -123,109 +73,292 @@ class Submission:
         return sum(v for v in self.scores.values() if v is not None)
 
 
-def _read(name: str, data: bytes):
+def read_notebook(data: bytes):
+    """Return ``(notebook, None)``, or ``(None, why)`` without quoting the file's content.
+
+    A UTF-8 byte-order mark is accepted (Jupyter opens such files).
+
+    Examples
+    --------
+    >>> read_notebook(b"root:x:0:0:root:/root:/bin/bash")[1]
+    'it is not valid JSON (line 1, column 1: Expecting value)'
+    """
     import nbformat
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"data must be the file's bytes, got {type(data).__name__}.")
     if len(data) > MAX_BYTES:
         return None, f"the file is larger than {MAX_BYTES // 2**20} MiB"
     try:
-        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
-        cells = nb["cells"]
-        if not isinstance(cells, list) or not all(isinstance(c, dict) and "cell_type" in c
-                                                   for c in cells):
-            raise ValueError("its 'cells' are not a list of notebook cells")
-    except Exception as error:   # any way a file fails to be a notebook
-        return None, f"not a readable Jupyter notebook ({type(error).__name__}: {error})"[:400]
+        text = bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        return None, f"it is not UTF-8 text (position {error.start})"
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return None, f"it is not valid JSON (line {error.lineno}, column {error.colno}: " \
+                     f"{error.msg})"
+    except RecursionError:
+        return None, "it is not a notebook (nested too deeply)"
+    try:
+        nb = nbformat.reads(text, as_version=4)
+        check_notebook(nb, "the notebook")
+    except Exception as error:   # any other way a file fails to be a notebook
+        return None, f"it is not a Jupyter notebook ({type(error).__name__})"
     return nb, None
 
 
 def _plan(nb, spec: dict):
-    """Cells to run and what each is: ('student', cell index) or ('test', question, k)."""
+    """The student's code cells, and after which of them each question's state is saved."""
     coded = [q for q in spec["questions"] if not q["manual"]]
-    last = {}
-    for i, cell in enumerate(nb["cells"]):
-        meta = (cell.get("metadata") or {}).get(META_KEY) or {}
-        for q in coded:
-            if meta.get("question") == q["name"] or cell.get("id") in q["anchors"]:
-                last[q["name"]] = i
-    sources, slots, notes = [], [], []
-
-    def add_tests(q):
-        for k, test in enumerate(q["tests"]):
-            sources.append(test["source"])
-            slots.append(("test", q["name"], k))
-
+    sources, index_of, notes = [], {}, []
     for i, cell in enumerate(nb["cells"]):
         if cell.get("cell_type") != "code" or tags_of(cell) & (TEST_TAGS | {"heavy"}):
             continue
+        index_of[i] = len(sources)
         sources.append(_source(cell))
-        slots.append(("student", i))
-        for q in coded:
-            if last.get(q["name"]) == i:
-                add_tests(q)
-    for q in coded:
-        if q["name"] not in last:
+    snapshots = []
+    for number, q in enumerate(coded):
+        last = None
+        for i, cell in enumerate(nb["cells"]):
+            meta = (cell.get("metadata") or {}).get(META_KEY) or {}
+            mine = (isinstance(meta, dict) and meta.get("question") == q["name"]) or \
+                cell.get("id") in q["anchors"]
+            if mine and i in index_of:
+                last = index_of[i]
+        if last is None:
             notes.append(f"The solution cell of {q['name']} was not found (deleted, or its "
                          "metadata removed); its tests ran after your last cell.")
-            add_tests(q)
-    return sources, slots, notes
+            last = len(sources) - 1
+        snapshots.append([last, number])
+    return sources, snapshots, coded, notes
 
 
 def _first_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
-    return (lines[0][:70] if lines else "(empty)")
+    return lines[0][:70] if lines else "(empty)"
+
+
+def _strings_and_names(source: str):
+    """The check's string constants, its f-strings as patterns, and the names it uses."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return set(), [], set()
+    inside = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    strings = {n.value.strip() for n in ast.walk(tree) if isinstance(n, ast.Constant)
+               and isinstance(n.value, str) and id(n) not in inside}
+    patterns = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            parts = [re.escape(v.value) if isinstance(v, ast.Constant) else ".{0,40}?"
+                     for v in node.values]
+            patterns.append(re.compile("".join(parts).strip(), re.DOTALL))
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return strings, patterns, names
+
+
+def safe_failure(source: str, ename, evalue, hidden: bool = True) -> str:
+    """Describe a failed check without showing text the check did not write.
+
+    The exception's name is shown if it is a built-in one; its message only
+    when it is a string written in the check itself (the teacher's message),
+    Python's "name '...' is not defined" for a name the check uses, or, for
+    a public check, the check's own f-string with each value at most 40
+    characters. So code that reads a hidden test and raises it as its message
+    shows nothing.
+
+    Examples
+    --------
+    >>> safe_failure("assert f(0) == 1, 'f(0) should be 1'", "AssertionError", "f(0) should be 1")
+    'AssertionError: `f(0) should be 1`'
+    >>> safe_failure("assert f(0) == 1", "AssertionError", "assert secret == 42")
+    'AssertionError (its message is not shown: the check did not write it)'
+    """
+    name = ename if isinstance(ename, str) and ename in ERROR_NAMES else "an exception"
+    message = str(evalue or "").strip()
+    if not message:
+        return name
+    strings, patterns, names = _strings_and_names(source)
+    undefined = _UNDEFINED.fullmatch(message)
+    if (message in strings or (undefined and undefined.group(1) in names)
+            or (not hidden and any(p.fullmatch(message) for p in patterns))):
+        return f"{name}: {md_text(message, 200)}"
+    return f"{name} (its message is not shown: the check did not write it)"
+
+
+def _limits_job(limits: Limits) -> dict:
+    return {"memory_mb": limits.memory_mb, "cpu_seconds": limits.cpu_seconds,
+            "file_mb": limits.file_mb}
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _timeout_note(kind: str, limits: Limits, what: str) -> str:
+    if kind == "cpu":
+        return (f"{what} used more than {limits.timeout:g} s of CPU time and was stopped; the "
+                "checks it had not reached score zero. Look for a loop that never ends or a "
+                "computation much larger than the exercise asks for.")
+    return (f"{what} ran longer than {limits.wall_seconds:g} s of wall-clock time (the limit "
+            "for a stalled run: it may have been waiting, sleeping or the machine was "
+            "overloaded) and was stopped; the checks it had not reached score zero.")
+
+
+def _run_checks(coded, ready, limits: Limits, workdir: Path, hide, state: Path):
+    """Run the checks of the questions in ``ready`` (one process); return verdicts, problems."""
+    questions = [{"number": number, "state": str(state / f"{number}.pkl"),
+                  "tests": [t["source"] for t in coded[number]["tests"]]}
+                 for number in ready]
+    job = {"questions": questions, "limits": _limits_job(limits)}
+    result = run_script("_checker.py", job, limits, workdir, hide=hide, writable=False,
+                        state=state)
+    verdicts, finished = {}, set()
+    for event in result.events:
+        q, n = event.get("q"), event.get("n")
+        if not (isinstance(q, int) and q in ready):
+            continue
+        if event.get("event") == "question" and event.get("finished") is True:
+            finished.add(q)
+        elif (event.get("event") == "check" and isinstance(n, int) and not isinstance(n, bool)
+                and 0 <= n < len(coded[q]["tests"]) and (q, n) not in verdicts
+                and isinstance(event.get("ok"), bool)):
+            verdicts[q, n] = event
+    problems = []
+    if result.timed_out:
+        problems.append(("timeout", _timeout_note(result.timed_out, limits, "The checks")))
+    stopped = [coded[q]["name"] for q in ready if q not in finished]
+    if stopped and not result.timed_out:
+        problems.append(("error", f"The checks of {', '.join(stopped)} stopped early: your code "
+                                  "exited, crashed or hit a resource limit while a check used "
+                                  "it."))
+    return verdicts, problems
 
 
 def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=()) -> Submission:
-    """Grade one submission given as bytes; never raises for anything the submission does."""
+    """Grade one submission given as bytes; never raises for anything the submission does.
+
+    Parameters
+    ----------
+    name : str
+        The file's name (the ``file`` column of grades.csv).
+    data : bytes
+        The file's content.
+    spec : dict
+        From :func:`load_spec` or :func:`build_spec`.
+    limits : Limits
+    hide : list of path-like
+        Paths to hide from the submission's code.
+
+    Returns
+    -------
+    Submission
+    """
+    check_spec(spec)
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__}.")
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits, got {type(limits).__name__}.")
     questions = spec["questions"]
     scores = {q["name"]: (None if q["manual"] else 0.0) for q in questions}
-    nb, problem = _read(name, data)
+    nb, problem = read_notebook(data)
     if nb is None:
-        return Submission(name, scores, "unreadable", [f"Your file could not be graded: "
-                                                       f"{problem}."])
-    sources, slots, notes = _plan(nb, spec)
-    result = run_cells(sources, limits, hide=hide)
-    outcome = {e["n"]: e for e in result.events if e.get("event") == "cell"}
-    dead = [e for e in result.events if e.get("event") == "dead"]
+        return Submission(name, scores, "unreadable",
+                          [f"Your file could not be graded: {problem}."])
+    sources, snapshots, coded, notes = _plan(nb, spec)
     failures, student_errors = {q["name"]: [] for q in questions}, []
-    for n, slot in enumerate(slots):
-        event = outcome.get(n)
-        passed = bool(event and event.get("ok"))
-        if slot[0] == "student":
-            if event and not passed:
-                cell = nb["cells"][slot[1]]
-                student_errors.append(f"Cell {slot[1] + 1} (starting `{_first_line(_source(cell))}`)"
-                                      f" raised {event.get('ename')}: {event.get('evalue')}")
-            continue
-        question = next(q for q in questions if q["name"] == slot[1])
-        test = question["tests"][slot[2]]
-        if passed:
-            scores[slot[1]] += question["points"] / len(question["tests"])
-            continue
-        kind = "hidden check" if test["hidden"] else "public check"
-        why = (f"{event.get('ename')}: {event.get('evalue')}".rstrip(": ") if event
-               else "not run (the notebook stopped before it)")
-        failures[slot[1]].append(f"{kind} {slot[2] + 1} of {len(question['tests'])}: {why}")
+    workdir = Path(tempfile.mkdtemp(prefix="mlcore-grade-"))
+    state = Path(tempfile.mkdtemp(prefix="mlcore-state-"))
+    statuses = set()
+    try:
+        job = {"cells": sources, "snapshots": snapshots, "cell_timeout": limits.wall_seconds,
+               "workdir": str(workdir), "state": str(state), "limits": _limits_job(limits)}
+        first = run_script("_worker.py", job, limits, workdir, hide=hide, state=state)
+        saved = {e.get("n") for e in first.events
+                 if e.get("event") == "snapshot" and e.get("ok") is True}
+        cells = [i for i, c in enumerate(nb["cells"]) if c.get("cell_type") == "code"
+                 and not tags_of(c) & (TEST_TAGS | {"heavy"})]
+        for event in first.events:
+            n = event.get("n")
+            if (event.get("event") == "cell" and event.get("ok") is False
+                    and isinstance(n, int) and 0 <= n < len(sources)):
+                student_errors.append(
+                    f"Cell {cells[n] + 1} (starting {md_text(_first_line(sources[n]), 70)}) "
+                    f"raised {md_text(event.get('ename'), 80)}: {md_text(event.get('evalue'))}")
+        dead = [e for e in first.events if e.get("event") == "dead"]
+        if first.timed_out:
+            statuses.add("timeout")
+            notes.append(_timeout_note(first.timed_out, limits, "Your notebook"))
+        elif dead or not first.finished:
+            statuses.add("error")
+            for event in dead[:1]:
+                notes.append(f"Grading stopped: {md_text(event.get('reason'))}.")
+            if not dead:
+                notes.append(f"The grading process ended early (exit code {first.returncode}):"
+                             " the notebook exited, crashed or hit a resource limit; the checks"
+                             " it had not reached score zero.")
+        elif student_errors:
+            statuses.add("error")
+        ready = [number for number in range(len(coded))
+                 if number in saved and _regular(state / f"{number}.pkl")]
+        verdicts, problems = (_run_checks(coded, ready, limits, workdir, hide, state)
+                              if ready else ({}, []))
+        for kind, note in problems:
+            statuses.add(kind)
+            notes.append(note)
+        for number, q in enumerate(coded):
+            tests = q["tests"]
+            for k, test in enumerate(tests):
+                event = verdicts.get((number, k))
+                if event and event["ok"]:
+                    scores[q["name"]] += q["points"] / len(tests)
+                    continue
+                if number not in ready:
+                    why = "not run (the notebook stopped before this question)"
+                elif event:
+                    why = safe_failure(test["source"], event.get("ename"), event.get("evalue"),
+                                       test["hidden"])
+                else:
+                    why = "not run (the checks stopped before it)"
+                kind = "hidden check" if test["hidden"] else "public check"
+                failures[q["name"]].append(f"{kind} {k + 1} of {len(tests)}: {why}")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(state, ignore_errors=True)
     for q in questions:
         if scores[q["name"]] is not None:
             scores[q["name"]] = round(scores[q["name"]], 4)
-    if result.timed_out:
-        status = "timeout"
-        notes.append(f"Your notebook ran longer than {limits.timeout:g} s and was stopped; the "
-                     "checks it had not reached score zero. Look for a loop that never ends.")
-    elif dead or not result.finished or student_errors:
-        status = "error"
-        for event in dead:
-            notes.append(f"Grading stopped: {event.get('reason')}.")
-        if not result.finished and not dead:
-            last = (result.stderr.strip().splitlines() or [""])[-1][:300]
-            notes.append("The grading process ended early (exit code "
-                         f"{result.returncode}): the notebook exited, crashed or hit a resource "
-                         "limit; the checks it had not reached score zero."
-                         + (f" Its last message: {last}" if last else ""))
-    else:
-        status = "ok"
+    status = "timeout" if "timeout" in statuses else "error" if statuses else "ok"
     return Submission(name, scores, status, notes + student_errors, failures)
+
+
+def default_jobs() -> int:
+    """Submissions graded at once by default: the CPU cores this process may use.
+
+    Time limits count CPU time, so running as many submissions as there are
+    cores does not take time from any of them; the wall-clock margin
+    (``Limits.wall_factor``) absorbs other load on the machine.
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def check_jobs(jobs) -> int:
+    """Return ``jobs`` as an int >= 1 (numpy integers accepted), or the default for None."""
+    if jobs is None:
+        return default_jobs()
+    if isinstance(jobs, bool) or not hasattr(jobs, "__index__"):
+        raise TypeError(f"jobs must be a positive integer or None, got jobs={jobs!r}.")
+    value = operator.index(jobs)
+    if value < 1:
+        raise ValueError(f"jobs must be a positive integer or None, got jobs={jobs!r}; it is "
+                         "the number of submissions graded at once.")
+    return value
 
 
 def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: int | None = None,
@@ -239,137 +372,46 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
     submissions : list of (str, bytes)
     limits : Limits
     jobs : int, optional
-        Submissions graded at once; default: the number of CPU cores.
+        Submissions graded at once; default :func:`default_jobs`.
     hide : list of path-like
-        Folders to hide from the submissions' code (under bubblewrap).
+        Paths to hide from the submissions' code.
     progress : callable, optional
         Called with each finished :class:`Submission`.
 
     Returns
     -------
     list of Submission
-        In the order given.
+        In the order given. A run that fails in the grader itself gives that
+        submission the status ``error``; the others are still graded.
     """
-    jobs = jobs or os.cpu_count() or 1
-    if not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got jobs={jobs!r}.")
+    check_spec(spec)
+    jobs = check_jobs(jobs)
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits, got {type(limits).__name__}.")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable or None, got progress={progress!r}.")
+    if limits.sandbox == "bwrap" and not bubblewrap_available():
+        raise RuntimeError("sandbox='bwrap' was asked for, but bwrap is missing or may not "
+                           "create user namespaces here; install Debian's 'bubblewrap' or use "
+                           "sandbox='auto'.")
+    items = list(submissions)
+    for i, item in enumerate(items):
+        if not (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str)
+                and isinstance(item[1], (bytes, bytearray))):
+            raise TypeError(f"submissions[{i}] must be a (file name, bytes) pair, got "
+                            f"{str(item)[:80]}.")
 
     def work(item):
-        graded = grade_one(item[0], item[1], spec, limits, hide)
+        try:
+            graded = grade_one(item[0], item[1], spec, limits, hide)
+        except (OSError, RuntimeError, ValueError) as error:
+            scores = {q["name"]: (None if q["manual"] else 0.0) for q in spec["questions"]}
+            graded = Submission(item[0], scores, "error", [
+                f"The grader could not run this submission ({type(error).__name__}: "
+                f"{md_text(error)}); grade it again."])
         if progress:
             progress(graded)
         return graded
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(work, submissions))
-
-
-def _number(value) -> str:
-    if value is None:
-        return ""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def write_grades(path, spec: dict, graded: list) -> None:
-    """Write grades.csv: ``file``, one column per question, ``total``, ``status``."""
-    names = [q["name"] for q in spec["questions"]]
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["file", *names, "total", "status"])
-        for g in graded:
-            writer.writerow([g.file, *(_number(g.scores[n]) for n in names), _number(g.total),
-                             g.status])
-
-
-def write_feedback(folder, spec: dict, graded: list) -> None:
-    """Write one Markdown feedback file per submission: scores and every failed check."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    explain = {"ok": "your notebook ran to the end without errors",
-               "error": "some of your cells raised an error or the notebook stopped early",
-               "timeout": "your notebook ran out of time",
-               "unreadable": "your file is not a notebook that can be read"}
-    for g in graded:
-        total = sum(q["points"] for q in spec["questions"] if not q["manual"])
-        lines = [f"# Feedback on {g.file} (chapter {spec['chapter']})", "",
-                 f"Status: **{g.status}**: {explain[g.status]}.", "",
-                 f"Autograded score: {_number(g.total)} / {_number(total)}", ""]
-        for q in spec["questions"]:
-            if q["manual"]:
-                lines.append(f"- {q['name']}: graded by your teacher (out of {_number(q['points'])})")
-                continue
-            lines.append(f"- {q['name']}: {_number(g.scores[q['name']])} / "
-                         f"{_number(q['points'])}")
-            lines += [f"  - failed {line}" for line in g.failures.get(q["name"], [])]
-        if g.notes:
-            lines += ["", "## Notes", ""] + [f"- {note}" for note in g.notes]
-        stem = Path(g.file).stem or "submission"
-        (folder / f"{stem}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
-    """Add a teacher's scores for pen-and-paper questions to grades.csv and recompute ``total``.
-
-    Parameters
-    ----------
-    grades_csv : path-like
-        Written by ``grade``.
-    manual_csv : path-like
-        Columns ``file`` and one or more manual questions' names; a score
-        per cell, between 0 and the question's points (empty: not graded).
-    spec : dict
-        The chapter's autograder specification (for the points).
-    out : path-like, optional
-        Where to write the merged table; default: overwrite ``grades_csv``.
-
-    Returns
-    -------
-    list of dict
-        The merged rows.
-    """
-    manual = {q["name"]: q["points"] for q in spec["questions"] if q["manual"]}
-    with open(grades_csv, newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-        header = list(rows[0].keys()) if rows else []
-    with open(manual_csv, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        columns = reader.fieldnames or []
-        given = list(reader)
-    if "file" not in columns:
-        raise ValueError(f"manual_csv={str(manual_csv)!r} needs a 'file' column naming each "
-                         f"submission, got columns {columns}.")
-    unknown = [c for c in columns if c != "file" and c not in manual]
-    if unknown:
-        raise ValueError(f"manual_csv={str(manual_csv)!r} has columns {unknown} that are not "
-                         f"pen-and-paper questions of chapter {spec['chapter']}; those are: "
-                         f"{sorted(manual) or 'none'}.")
-    by_file = {row["file"]: row for row in rows}
-    for line, entry in enumerate(given, start=2):
-        row = by_file.get(entry["file"])
-        if row is None:
-            raise ValueError(f"manual_csv line {line}: file {entry['file']!r} is not in "
-                             f"{grades_csv}.")
-        for name in columns[1:]:
-            text = (entry.get(name) or "").strip()
-            if not text:
-                continue
-            try:
-                value = float(text)
-            except ValueError:
-                value = float("nan")
-            if not 0 <= value <= manual[name]:
-                raise ValueError(f"manual_csv line {line}: {name}={text!r} for "
-                                 f"{entry['file']!r} must be a number in [0, {manual[name]:g}].")
-            row[name] = _number(value)
-    questions = [q["name"] for q in spec["questions"]]
-    for row in rows:
-        row["total"] = _number(sum(float(row[n]) for n in questions if row.get(n, "") != ""))
-    with open(out or grades_csv, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=header)
-        writer.writeheader()
-        writer.writerows(rows)
-    return rows
-
+        return list(pool.map(work, items))

@@ -1,32 +1,45 @@
-"""Run a list of code cells in an isolated process: the grader's sandbox.
+"""Run an untrusted Python script in an isolated process: the grader's sandbox.
 
-Every run gets its own temporary folder (its working directory and HOME),
-a wall-clock timeout, rlimits on address space, CPU time and file size, one
-BLAS thread, and, where ``bwrap`` (bubblewrap) works, a mount namespace in
-which the whole filesystem is read-only except that folder and a private
-``/tmp``, the folders of the other submissions, the tests and the outputs
-are hidden, and there is no network and no view of other processes.
+Every run gets a wall-clock limit, a limit on the CPU time of its whole
+process tree (measured by the grader from ``/proc``, so a busy machine does
+not eat a submission's time), rlimits on address space, CPU time and file
+size, a capped capture of stdout and stderr, and its own session, killed as
+a group (with everything it started) when the run ends.
+
+Where ``bwrap`` (bubblewrap) works, the run is also inside a new user, mount,
+pid, network, IPC and UTS namespace with every capability dropped (also as
+root), an unprivileged uid, no further user namespaces and nothing of the
+host filesystem but the system folders, the Python environment, the
+``mlcore`` package and the run's own folder; ``/tmp`` is a private tmpfs of
+bounded size. The submissions, the tests, the outputs, the course's chapters,
+the host's sockets (``/run``, ``/var``, ``/tmp``, the network) are not there.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .._validation import check_real
 
-__all__ = ["Limits", "RunResult", "bubblewrap_available", "run_cells"]
+__all__ = ["Limits", "RunResult", "bubblewrap_available", "run_script", "adopt_orphans"]
 
-WORKER = Path(__file__).with_name("_worker.py")
+PACKAGE = Path(__file__).parent            # mlcore/homework, unresolved: may sit under a symlink
 MARK = "@@mlcore-homework@@ "
+STDOUT_CAP = 16 * 2**20                     # events: far more than 10,000 cells need
+STDERR_CAP = 64 * 2**10                     # the tail is kept
+TMPFS_BYTES = 512 * 2**20
+SYSTEM_FOLDERS = ("usr", "etc", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
 
 
 @dataclass(frozen=True)
@@ -36,77 +49,130 @@ class Limits:
     Parameters
     ----------
     timeout : float
-        Wall-clock seconds for the whole notebook; the process tree is then killed.
+        CPU seconds for the whole notebook (its process tree), and again for
+        its checks. The wall-clock limit is ``wall_factor`` times
+        as long plus 30 s, a safety margin for a loaded machine.
     memory_mb : float
-        Address-space limit (``RLIMIT_AS``) of the worker and of the kernel, in MiB.
+        Address-space limit (``RLIMIT_AS``) of every process, in MiB.
     file_mb : float
         Largest file the submission may write (``RLIMIT_FSIZE``), in MiB.
     sandbox : {"auto", "bwrap", "none"}
         ``"auto"`` uses bubblewrap when it works, ``"bwrap"`` requires it.
+    wall_factor : float
+        Wall-clock limit as a multiple of ``timeout`` (plus 30 s).
 
     Examples
     --------
-    >>> Limits(timeout=60).cpu_seconds
-    70
+    >>> Limits(timeout=60).wall_seconds
+    210.0
     >>> Limits(timeout=0)
     Traceback (most recent call last):
     ...
-    ValueError: timeout must be > 0, got timeout=0.0; it is the wall-clock time allowed per submission, in seconds.
+    ValueError: timeout must be > 0, got timeout=0.0; it is the CPU time allowed per submission, in seconds.
     """
 
     timeout: float = 120.0
     memory_mb: float = 4096.0
     file_mb: float = 64.0
     sandbox: str = "auto"
+    wall_factor: float = 3.0
 
     def __post_init__(self):
-        check_real(self.timeout, "timeout", low=0, low_open=True,
-                   why="it is the wall-clock time allowed per submission, in seconds")
+        object.__setattr__(self, "timeout", check_real(
+            self.timeout, "timeout", low=0, low_open=True,
+            why="it is the CPU time allowed per submission, in seconds"))
         check_real(self.memory_mb, "memory_mb", low=256,
                    why="the kernel alone needs a few hundred MiB of address space")
         check_real(self.file_mb, "file_mb", low=0, low_open=True)
+        check_real(self.wall_factor, "wall_factor", low=1)
         if self.sandbox not in ("auto", "bwrap", "none"):
             raise ValueError(f"sandbox must be one of 'auto', 'bwrap', 'none', "
                              f"got sandbox={self.sandbox!r}.")
 
     @property
     def cpu_seconds(self) -> int:
-        """CPU-time limit per process: the timeout plus a margin for start-up."""
-        return int(self.timeout) + 10
+        """RLIMIT_CPU of each process: a backstop above the tree's CPU limit."""
+        return int(self.timeout) + 5
+
+    @property
+    def wall_seconds(self) -> float:
+        """Wall-clock limit of one run."""
+        return float(self.wall_factor * self.timeout + 30)
 
 
 @dataclass
 class RunResult:
-    """What happened to one run: the worker's events and how the process ended."""
+    """What happened to one run: its events, how it ended and what it cost."""
 
     events: list
-    timed_out: bool
+    timed_out: str | None        # None, "cpu" or "wall"
     returncode: int | None
     isolation: str
     stderr: str = ""
+    cpu: float = 0.0
+    wall: float = 0.0
 
     @property
     def finished(self) -> bool:
-        """True when the worker reported that it got to the end."""
+        """True when the script reported that it got to the end."""
         return any(e.get("event") == "done" for e in self.events)
+
+
+def _system_binds() -> list:
+    args = []
+    for name in SYSTEM_FOLDERS:
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
+def _python_paths() -> list:
+    """Folders the sandboxed Python needs, as Python names them (maybe through symlinks)."""
+    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent,
+             PACKAGE.parent}
+    for entry in sys.path:
+        packages = "site-packages" in entry or "dist-packages" in entry
+        if entry and packages and Path(entry).is_dir():
+            paths.add(Path(entry))
+    return sorted(paths)
+
+
+def _bind_args(paths, flag="--ro-bind") -> list:
+    """Bind each path at its real location and, if it differs, at the name used for it."""
+    args, done = [], set()
+    for path in paths:
+        real = Path(os.path.realpath(path))
+        for where in (real, Path(os.path.abspath(path))):
+            if str(where) not in done:
+                done.add(str(where))
+                args += [flag, str(real), str(where)]
+    return args
+
+
+def _bwrap_base() -> list:
+    return [shutil.which("bwrap"), "--unshare-all", "--unshare-user", "--uid", "65534",
+            "--gid", "65534", "--disable-userns", "--cap-drop", "ALL", "--die-with-parent",
+            "--new-session", *_system_binds(), "--dev", "/dev", "--proc", "/proc",
+            "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp"]
 
 
 @lru_cache(maxsize=1)
 def bubblewrap_available() -> bool:
-    """Return True when ``bwrap`` is installed and may create namespaces here.
+    """Return True when ``bwrap`` is installed and may create its namespaces here.
 
     Examples
     --------
     >>> isinstance(bubblewrap_available(), bool)
     True
     """
-    exe = shutil.which("bwrap")
-    if exe is None or not sys.platform.startswith("linux"):
+    if shutil.which("bwrap") is None or not sys.platform.startswith("linux"):
         return False
-    probe = [exe, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-             "--unshare-all", "--die-with-parent", "--new-session", "true"]
+    probe = _bwrap_base() + _bind_args(_python_paths()) + [sys.executable, "-c", "pass"]
     try:
-        return subprocess.run(probe, capture_output=True, timeout=20).returncode == 0
+        return subprocess.run(probe, capture_output=True, timeout=30).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
 
@@ -114,8 +180,7 @@ def bubblewrap_available() -> bool:
 @lru_cache(maxsize=1)
 def _matplotlib_cache() -> str | None:
     """Build matplotlib's font cache once, so each sandbox copies it instead of rebuilding it."""
-    folder = Path(tempfile.gettempdir()) / f"mlcore-homework-mpl-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    folder.mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="mlcore-homework-mpl-"))
     env = dict(os.environ, MPLCONFIGDIR=str(folder), MPLBACKEND="Agg")
     try:
         subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], env=env,
@@ -125,12 +190,12 @@ def _matplotlib_cache() -> str | None:
     return str(folder)
 
 
-def _environment(workdir: Path) -> dict:
+def _environment(workdir: Path, token: str) -> dict:
     env = {key: os.environ[key] for key in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT",
                                             "VIRTUAL_ENV", "PYTHONPATH") if key in os.environ}
     mpl = workdir / ".matplotlib"
     cache = _matplotlib_cache()
-    if cache:
+    if cache and not mpl.exists():
         shutil.copytree(cache, mpl, dirs_exist_ok=True)
     # One BLAS thread before RLIMIT_AS: OpenBLAS reserves memory per thread and
     # fails to start its threads under an address-space limit.
@@ -140,69 +205,156 @@ def _environment(workdir: Path) -> dict:
                MPLCONFIGDIR=str(mpl), IPYTHONDIR=str(workdir / ".ipython"),
                JUPYTER_RUNTIME_DIR=str(workdir / ".jupyter-runtime"),
                JUPYTER_PLATFORM_DIRS="1", MLCORE_QUIET="1", PYTHONDONTWRITEBYTECODE="1",
-               PYDEVD_DISABLE_FILE_VALIDATION="1", PYTHONHASHSEED="0")
+               PYDEVD_DISABLE_FILE_VALIDATION="1", PYTHONHASHSEED="0",
+               MLCORE_HOMEWORK_RUN=token)
     (workdir / "tmp").mkdir(exist_ok=True)
     return env
 
 
-def _hideable(path: Path, workdir: Path) -> bool:
-    """A folder can be hidden unless the run needs what is under it (itself, Python, mlcore)."""
-    needed = [workdir, Path(sys.prefix), Path(sys.base_prefix), WORKER.parent,
-              Path(tempfile.gettempdir())]
-    path = path.resolve()
-    if not path.is_dir() or path == Path(path.anchor):
-        return False
-    return not any(n.resolve() == path or path in n.resolve().parents for n in needed)
+def _masks(hide, bound) -> list:
+    """Hide folders and files that would otherwise be visible under a bound folder."""
+    args = []
+    for path in sorted({Path(os.path.realpath(p)) for p in hide}):
+        if not any(b == path or b in path.parents for b in bound):
+            continue
+        if any(path == b or path in b.parents for b in bound):
+            continue            # the run needs what is under it
+        if path.is_dir() and not path.is_symlink():
+            args += ["--tmpfs", str(path), "--remount-ro", str(path)]
+        elif path.exists():
+            args += ["--ro-bind", "/dev/null", str(path)]
+    return args
 
 
-def _command(workdir: Path, hide: list, isolation: str) -> list:
-    command = [sys.executable, str(WORKER)]
+def _command(script: str, workdir: Path, hide, isolation: str, writable: bool,
+             state: Path | None) -> list:
+    command = [sys.executable, str(PACKAGE / script)]
     if isolation != "bwrap":
         return command
-    wrap = [shutil.which("bwrap"), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-            "--tmpfs", "/tmp"]
-    # The private /tmp hides whatever lives under the real one; the Python
-    # environment and the mlcore checkout (an editable install) may be there
-    # (e.g. a repository cloned into /tmp), so show them again, read-only.
-    tmp = Path("/tmp").resolve()
-    for path in sorted({Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
-                        WORKER.parent.parent.parent.resolve()}):
-        if tmp in path.parents:
-            wrap += ["--ro-bind", str(path), str(path)]
-    hidden = sorted({Path(p).resolve() for p in hide if _hideable(Path(p), workdir)})
-    for path in hidden:
-        if not any(other in path.parents for other in hidden):
-            # An empty, read-only folder in place of the real one.
-            wrap += ["--tmpfs", str(path), "--remount-ro", str(path)]
-    wrap += ["--bind", str(workdir), str(workdir), "--chdir", str(workdir),
-             "--unshare-all", "--die-with-parent", "--new-session", "--"]
-    return wrap + command
+    paths = _python_paths()
+    bound = [Path(os.path.realpath(p)) for p in paths] + [Path("/") / n for n in SYSTEM_FOLDERS]
+    return (_bwrap_base() + _bind_args(paths) + _masks(hide, bound)
+            + _bind_args([workdir], "--bind" if writable else "--ro-bind")
+            + (_bind_args([state], "--bind" if writable else "--ro-bind") if state else [])
+            + ["--chdir", str(workdir), "--"] + command)
 
 
-def _kill(process: subprocess.Popen, events: list, isolation: str) -> None:
-    """Kill what is left of the run: the worker's process group and the kernel's.
-
-    The kernel starts its own session, so killing the worker's group misses
-    it. Under bubblewrap the kernel's pid belongs to the sandbox's pid
-    namespace, and killing bwrap (``--die-with-parent``) ends everything inside.
-    """
-    groups = {process.pid}
-    if isolation != "bwrap":
-        groups |= {e["pid"] for e in events
-                   if e.get("event") == "kernel" and isinstance(e.get("pid"), int)}
-    for group in groups:
+def _process_table() -> dict:
+    """pid -> (ppid, CPU seconds of the process and its reaped children, environ readable?)."""
+    table, tick = {}, os.sysconf("SC_CLK_TCK")
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
         try:
-            if hasattr(os, "killpg"):
-                os.killpg(group, signal.SIGKILL)
-            else:
-                process.kill()
-        except (ProcessLookupError, PermissionError, OSError):
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        # after the command: state ppid ... utime(11) stime(12) cutime(13) cstime(14)
+        table[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
+    return table
+
+
+def _tree(root: int, table: dict) -> list:
+    children = {}
+    for pid, (ppid, _) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        if pid in table:
+            found.append(pid)
+            todo += children.get(pid, [])
+    return found
+
+
+def _tagged(token: str, table: dict) -> list:
+    """Processes carrying this run's token in their environment (detached ones included)."""
+    needle = f"MLCORE_HOMEWORK_RUN={token}".encode()
+    found = []
+    for pid in table:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as handle:
+                if needle in handle.read().split(b"\0"):
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def _kill_all(process: subprocess.Popen, token: str) -> None:
+    """Kill the run's session, its process tree, and every process carrying its token."""
+    for _ in range(3):
+        table = _process_table() if sys.platform.startswith("linux") else {}
+        victims = set(_tree(process.pid, table)) | set(_tagged(token, table))
+        victims.discard(os.getpid())
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
             pass
+        for pid in victims:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if not victims:
+            break
+        time.sleep(0.05)
 
 
-def _parse(stdout: str) -> list:
+class adopt_orphans:
+    """Make this process adopt the orphans of its runs, and kill them all at the end.
+
+    Without bubblewrap a submission can start a process in a new session
+    with an empty environment, which neither the run's process tree, its
+    session nor its token finds. As a child subreaper (Linux), the grader
+    becomes that process's parent; when grading ends, every child the
+    grader still has is killed and reaped. Use only where the grader starts
+    no other long-lived children (the ``grade`` command).
+    """
+
+    def __enter__(self):
+        self.enabled = False
+        if sys.platform.startswith("linux"):
+            me = os.getpid()
+            self.before = {pid for pid, (ppid, _) in _process_table().items() if ppid == me}
+            try:
+                import ctypes
+                libc = ctypes.CDLL(None, use_errno=True)
+                self.enabled = libc.prctl(36, 1, 0, 0, 0) == 0   # PR_SET_CHILD_SUBREAPER
+                self._libc = libc
+            except (OSError, AttributeError):
+                pass
+        return self
+
+    def __exit__(self, *exc):
+        if not self.enabled:
+            return False
+        me = os.getpid()
+        for _ in range(3):
+            table = _process_table()
+            orphans = [pid for pid, (ppid, _) in table.items()
+                       if ppid == me and pid not in self.before]
+            for pid in orphans:
+                for victim in _tree(pid, table):
+                    try:
+                        os.kill(victim, signal.SIGKILL)
+                    except OSError:
+                        pass
+            for pid in orphans:
+                try:
+                    os.waitpid(pid, 0)
+                except OSError:
+                    pass
+            if not orphans:
+                break
+        self._libc.prctl(36, 0, 0, 0, 0)
+        return False
+
+
+def _parse(stdout: bytes) -> list:
     events = []
-    for line in stdout.splitlines():
+    for line in stdout.decode("utf-8", "replace").splitlines():
         if line.startswith(MARK):
             try:
                 event = json.loads(line[len(MARK):])
@@ -213,18 +365,26 @@ def _parse(stdout: str) -> list:
     return events
 
 
-def run_cells(cells: list, limits: Limits, *, hide: list = ()) -> RunResult:
-    """Execute code cells in a fresh kernel inside the sandbox.
+def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
+               writable: bool = True, state=None) -> RunResult:
+    """Run ``mlcore/homework/<script>`` on ``job`` (JSON on its stdin) inside the sandbox.
 
     Parameters
     ----------
-    cells : list of str
-        Code of each cell, run in order in one kernel; errors do not stop the run.
+    script : str
+        ``"_worker.py"`` (a student's cells) or ``"_checker.py"`` (one question's checks).
+    job : dict
+        Sent on stdin from an unlinked temporary file.
     limits : Limits
-        Timeout, rlimits and which sandbox to use.
+    workdir : path-like
+        The run's folder: its working directory and HOME.
     hide : list of path-like
-        Folders the code must not see (other submissions, tests, outputs);
-        hidden only under bubblewrap.
+        Folders and files the code must not see even if they sit under a
+        folder the run needs (under bubblewrap).
+    writable : bool
+        Whether the run may write to ``workdir`` and ``state``.
+    state : path-like, optional
+        A second folder the run sees (where the namespace is saved).
 
     Returns
     -------
@@ -235,25 +395,63 @@ def run_cells(cells: list, limits: Limits, *, hide: list = ()) -> RunResult:
                            "create user namespaces here; install Debian's 'bubblewrap' or use "
                            "sandbox='auto'.")
     isolation = "bwrap" if limits.sandbox != "none" and bubblewrap_available() else "process"
-    workdir = Path(tempfile.mkdtemp(prefix="mlcore-grade-"))
+    workdir = Path(workdir)
+    token = os.urandom(12).hex()
+    stdin = tempfile.TemporaryFile()
+    stdin.write(json.dumps(job).encode())
+    stdin.seek(0)
+    start = time.monotonic()
+    process = subprocess.Popen(
+        _command(script, workdir, hide, isolation, writable, Path(state) if state else None),
+        cwd=workdir,
+        env=_environment(workdir, token), stdin=stdin, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True, close_fds=True)
+    stdin.close()
+    out, err, kept = bytearray(), bytearray(), 0
+    open_fds = {process.stdout.fileno(): out, process.stderr.fileno(): err}
+    timed_out, cpu, ended_at = None, 0.0, None
+    linux = sys.platform.startswith("linux")
     try:
-        job = {"cells": list(cells), "cell_timeout": limits.timeout, "workdir": str(workdir),
-               "limits": {"memory_mb": limits.memory_mb, "cpu_seconds": limits.cpu_seconds,
-                          "file_mb": limits.file_mb}}
-        process = subprocess.Popen(
-            _command(workdir, list(hide), isolation), cwd=workdir, env=_environment(workdir),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, encoding="utf-8", errors="replace", start_new_session=True)
-        timed_out = False
-        try:
-            stdout, stderr = process.communicate(json.dumps(job), timeout=limits.timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            # The kernel's pid is in the events read so far; communicate keeps them.
-            process.kill()
-            stdout, stderr = process.communicate()
-        events = _parse(stdout)
-        _kill(process, events, isolation)
-        return RunResult(events, timed_out, process.returncode, isolation, stderr[-2000:])
+        while open_fds:
+            ready, _, _ = select.select(list(open_fds), [], [], 0.25)
+            for fd in ready:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    del open_fds[fd]
+                    continue
+                buffer = open_fds[fd]
+                if buffer is out:
+                    room = STDOUT_CAP - len(out)
+                    out += chunk[:max(room, 0)]
+                else:
+                    err += chunk
+                    if len(err) > 2 * STDERR_CAP:
+                        del err[:-STDERR_CAP]
+                kept += len(chunk)
+            now = time.monotonic()
+            if ended_at is None and process.poll() is not None:
+                ended_at = now
+            if ended_at is not None:
+                if now - ended_at > 2:          # a detached process holds the pipes
+                    break
+                continue
+            if linux:
+                table = _process_table()
+                cpu = max(cpu, sum(table[p][1] for p in _tree(process.pid, table)))
+                if cpu > limits.timeout:
+                    timed_out = "cpu"
+            if now - start > limits.wall_seconds:
+                timed_out = "wall"
+            if timed_out:
+                break
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        _kill_all(process, token)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        process.stdout.close()
+        process.stderr.close()
+    return RunResult(_parse(bytes(out)), timed_out, process.returncode, isolation,
+                     bytes(err[-STDERR_CAP:]).decode("utf-8", "replace")[-2000:], cpu,
+                     time.monotonic() - start)

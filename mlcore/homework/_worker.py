@@ -1,21 +1,27 @@
-"""Run one submission's cells in a fresh kernel and report each cell's outcome.
+"""Run a submission's own cells in a fresh kernel and save its namespace for the checks.
 
 This file runs as a script, inside the sandbox that :mod:`mlcore.homework._sandbox`
-prepares (its own process, temporary folder, resource limits and, where
-available, bubblewrap). It reads the whole job as JSON from stdin *before*
-starting the kernel, so the student's code never sees the hidden tests on
-disk, then prints one line per event on stdout, each starting with
-``MARK``::
+prepares. Its job holds the submission's cells only: no test, public or
+hidden, is ever in this process, in the kernel or on the disk they can see.
+After the last solution cell of each question it saves the kernel's
+namespace (``cloudpickle``) to ``<state>/<n>.pkl``; each question's checks then
+run in a fresh process (``_checker.py``) on that saved state, where nothing
+the submission installed in IPython (input transformers, custom exception
+handlers, display hooks) exists. Events are printed on stdout, one per line,
+each starting with ``MARK``::
 
     {"event": "limits", "applied": [...]}
-    {"event": "kernel", "pid": 1234}
-    {"event": "cell", "n": 0, "ok": true}
-    {"event": "cell", "n": 7, "ok": false, "ename": "AssertionError", "evalue": "..."}
+    {"event": "cell", "n": 7, "ok": false, "ename": "NameError", "evalue": "..."}
+    {"event": "snapshot", "n": 3, "ok": true}
     {"event": "dead", "n": 9, "reason": "..."}
     {"event": "done"}
 
-Job keys: ``cells`` (list of code strings), ``cell_timeout`` (seconds),
-``workdir``, ``limits`` (``{"memory_mb", "cpu_seconds", "file_mb"}``).
+The submission can forge these lines; they only describe its own cells.
+
+Job keys: ``cells`` (list of code strings), ``snapshots`` (list of
+``[cell index, snapshot number]``), ``state`` (folder of the snapshots),
+``cell_timeout`` (seconds), ``workdir``,
+``limits`` (``{"memory_mb", "cpu_seconds", "file_mb"}``).
 """
 
 import json
@@ -26,9 +32,35 @@ import sys
 MARK = "@@mlcore-homework@@ "
 MAX_TEXT = 600
 
+SNAPSHOT = '''def _mlcore_snapshot(path):
+    import pickle, cloudpickle
+    shell = get_ipython()
+    skip = set(shell.user_ns_hidden)
+    names = {name: value for name, value in list(shell.user_ns.items())
+             if not name.startswith("_") and name not in skip}
+    try:
+        data = {"together": cloudpickle.dumps(names)}
+    except BaseException:
+        good = {}
+        for name, value in names.items():
+            try:
+                cloudpickle.dumps(value)
+            except BaseException:
+                continue
+            good[name] = value
+        try:
+            data = {"together": cloudpickle.dumps(good)}
+        except BaseException:
+            data = {"each": {name: cloudpickle.dumps(value) for name, value in good.items()}}
+    with open(path, "wb") as handle:
+        pickle.dump(data, handle)
+_mlcore_snapshot(PATH)
+del _mlcore_snapshot
+'''
 
-def _apply_limits(limits):
-    """Set hard and soft rlimits (the student cannot raise them back); POSIX only."""
+
+def apply_limits(limits):
+    """Set hard and soft rlimits (the code cannot raise them back); POSIX only."""
     try:
         import resource
     except ImportError:          # Windows: only the wall-clock timeout applies
@@ -46,17 +78,22 @@ def _apply_limits(limits):
     return applied
 
 
-def _short(text):
+def short(text):
     text = str(text)
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + " [...]"
 
 
-def main():
-    job = json.loads(sys.stdin.read())
-    # Keep a private copy of stdout for the events, then point fds 0 and 1 at
-    # /dev/null so that nothing the kernel or its children print is mistaken
-    # for an event, and nothing can read the job again. Stderr stays: the
-    # grader shows its last line when a run ends early.
+def events_channel():
+    """Keep a private copy of stdout for the events; point fds 0 and 1 at /dev/null.
+
+    The process is also made non-dumpable, so that its children (the kernel,
+    the code it runs) cannot open its ``/proc/<pid>/fd`` or read its memory.
+    """
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)          # PR_SET_DUMPABLE = 0
+    except (OSError, AttributeError):
+        pass
     events = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):
@@ -65,8 +102,14 @@ def main():
     def emit(**event):
         events.write(MARK + json.dumps(event) + "\n")
         events.flush()
+    emit.fd = events.fileno()
+    return emit
 
-    emit(event="limits", applied=_apply_limits(job.get("limits", {})))
+
+def main():
+    job = json.loads(sys.stdin.read())
+    emit = events_channel()
+    emit(event="limits", applied=apply_limits(job.get("limits", {})))
 
     # nbformat imports jsonschema, whose optional IRI check (rfc3987_syntax)
     # compiles a grammar for seconds at import; grading never validates IRIs.
@@ -75,9 +118,18 @@ def main():
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
+    state = job["state"]
+    after = {}
+    for cell, number in job.get("snapshots", []):
+        after.setdefault(cell, []).append(number)
+    plan = [("snapshot", number) for number in after.get(-1, [])]
+    for n in range(len(job["cells"])):
+        plan += [("cell", n)] + [("snapshot", number) for number in after.get(n, [])]
     nb = nbformat.v4.new_notebook()
-    for n, source in enumerate(job["cells"]):
-        nb.cells.append(nbformat.v4.new_code_cell(source, id=f"c{n}"))
+    for i, (kind, n) in enumerate(plan):
+        source = (job["cells"][n] if kind == "cell" else
+                  SNAPSHOT.replace("PATH", repr(os.path.join(state, f"{n}.pkl"))))
+        nb.cells.append(nbformat.v4.new_code_cell(source, id=f"c{i}"))
     timeout = int(math.ceil(job["cell_timeout"]))   # nbclient wants whole seconds
     try:
         client = NotebookClient(nb, timeout=timeout, allow_errors=True,
@@ -86,26 +138,29 @@ def main():
                                 shutdown_kernel="immediate",
                                 resources={"metadata": {"path": job["workdir"]}})
         with client.setup_kernel():
-            process = getattr(client.km.provisioner, "process", None)
-            emit(event="kernel", pid=getattr(process, "pid", None))
-            for n, cell in enumerate(nb.cells):
+            for i, (kind, n) in enumerate(plan):
+                cell = nb.cells[i]
                 try:
-                    client.execute_cell(cell, n)
+                    client.execute_cell(cell, i)
                 except CellTimeoutError:
                     emit(event="dead", n=n, reason="the cell ran longer than the time limit")
                     break
                 except DeadKernelError:
-                    emit(event="dead", n=n, reason="the kernel died (exited, crashed or was "
-                                                   "killed by a resource limit)")
+                    emit(event="dead", n=n, reason="the kernel died (exited, crashed or "
+                                                   "was killed by a resource limit)")
                     break
                 error = next((o for o in cell.outputs if o.get("output_type") == "error"), None)
-                if error is None:
+                cell.outputs = []     # a cell printing 100 MB keeps none of it
+                if kind == "snapshot":
+                    path = os.path.join(state, f"{n}.pkl")
+                    emit(event="snapshot", n=n, ok=error is None and os.path.exists(path))
+                elif error is None:
                     emit(event="cell", n=n, ok=True)
                 else:
-                    emit(event="cell", n=n, ok=False, ename=_short(error.get("ename", "")),
-                         evalue=_short(error.get("evalue", "")))
-    except Exception as error:   # the kernel failed to start, or died at shutdown
-        emit(event="dead", n=None, reason=_short(f"{type(error).__name__}: {error}"))
+                    emit(event="cell", n=n, ok=False, ename=short(error.get("ename", "")),
+                         evalue=short(error.get("evalue", "")))
+    except Exception as error:   # the kernel failed to start, died, or died at shutdown
+        emit(event="dead", n=None, reason=short(f"{type(error).__name__}: {error}"))
     emit(event="done")
 
 

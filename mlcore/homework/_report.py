@@ -1,0 +1,321 @@
+"""Files in and out of grading: the submissions folder, grades.csv, feedback, merge.
+
+Submissions are opened without following symlinks (a symlink is refused:
+it could point at the teacher's autograder or at any file the grader may
+read). Outputs are written after every run has ended, each to a fresh
+temporary file renamed over its target, so a link planted at an output
+path is replaced, never followed; an output path that is a symlink or not
+a regular file when grading starts is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import stat
+import tempfile
+import warnings
+from pathlib import Path
+
+from ._grade import MAX_BYTES, STATUSES, Submission, check_spec, md_text
+
+__all__ = ["collect_submissions", "check_output_paths", "write_grades", "write_feedback",
+           "merge_manual_scores"]
+
+SYMLINK = "unreadable: symlink"
+
+
+def _path(value, name: str) -> Path:
+    if isinstance(value, bool) or not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {value!r:.80}.")
+    return Path(value)
+
+
+def _read_nofollow(path: Path):
+    """The bytes of a regular file, or None and why; never follows a symlink."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        return None, f"it cannot be opened ({error.strerror})"
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, "it is not a regular file"
+        chunks, size = [], 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks), None
+    finally:
+        os.close(fd)
+
+
+def collect_submissions(folder):
+    """Read every ``*.ipynb`` of a folder; account for every other entry.
+
+    Returns
+    -------
+    files : list of (str, bytes)
+        The notebooks to grade, read before any run starts.
+    refused : list of Submission-ready (str, str)
+        ``(name, reason)`` of ``.ipynb`` entries given a row with status
+        ``unreadable: symlink`` or ``unreadable``.
+    skipped : list of (str, str)
+        ``(name, reason)`` of entries that get no row.
+    """
+    folder = _path(folder, "submissions")
+    if folder.is_symlink() or not folder.is_dir():
+        raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} is not a folder (a symlink to "
+                                "one is refused).")
+    files, refused, skipped = [], [], []
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        name = entry.name
+        if name.endswith(".ipynb"):
+            if entry.is_symlink():
+                refused.append((name, SYMLINK))
+            elif entry.is_dir(follow_symlinks=False):
+                skipped.append((name, "a folder, not a notebook file"))
+            else:
+                data, why = _read_nofollow(Path(entry.path))
+                if data is None:
+                    refused.append((name, f"unreadable: {why}"))
+                else:
+                    files.append((name, data))
+        elif name.lower().endswith(".ipynb"):
+            skipped.append((name, "the extension is not lower-case .ipynb; rename it to "
+                                  "grade it"))
+        elif entry.is_dir(follow_symlinks=False):
+            skipped.append((name, "a folder"))
+        else:
+            skipped.append((name, "not a .ipynb file"))
+    return files, refused, skipped
+
+
+def refused_submission(name: str, reason: str, spec: dict) -> Submission:
+    """The row of a file that was not run: zero on every autograded question."""
+    scores = {q["name"]: (None if q["manual"] else 0.0) for q in spec["questions"]}
+    why = ("it is a symbolic link; hand in the notebook file itself" if reason == SYMLINK
+           else reason.removeprefix("unreadable: "))
+    status = SYMLINK if reason == SYMLINK else "unreadable"
+    return Submission(name, scores, status, [f"Your file could not be graded: {why}."])
+
+
+def check_output_paths(*paths) -> None:
+    """Refuse output paths the grader did not create: symlinks and non-regular files.
+
+    A folder output (feedback) must be a real folder if it exists; a file
+    output must be a regular file if it exists.
+    """
+    for path in paths:
+        path = Path(path)
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            parent = path.parent
+            if parent.is_symlink():
+                raise RuntimeError(f"refusing to write under {parent}: it is a symbolic "
+                                   "link; give an output path in a real folder.") from None
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            raise RuntimeError(f"refusing to write {path}: it is a symbolic link, not a file "
+                               "the grader wrote; remove it or choose another output path.")
+        if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
+            raise RuntimeError(f"refusing to write {path}: it is not a regular file or folder.")
+
+
+def _write_nofollow(path: Path, text: str) -> None:
+    """Write ``text`` to a fresh file next to ``path``, then rename it over ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    check_output_paths(path)
+    if path.is_dir() and not path.is_symlink():
+        raise RuntimeError(f"refusing to write {path}: it is a folder.")
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(temporary, path)       # replaces a planted link, never writes through it
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def _number(value) -> str:
+    if value is None:
+        return ""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _check_graded(spec, graded) -> list:
+    check_spec(spec)
+    names = [q["name"] for q in spec["questions"]]
+    graded = list(graded)
+    for i, g in enumerate(graded):
+        if not isinstance(g, Submission):
+            raise TypeError(f"graded[{i}] must be a Submission, got {type(g).__name__}.")
+        if g.status not in STATUSES:
+            raise ValueError(f"graded[{i}] ({g.file!r}) has status={g.status!r}; a status is "
+                             f"one of {', '.join(STATUSES)}.")
+        missing = [n for n in names if n not in g.scores]
+        if missing:
+            raise ValueError(f"graded[{i}] ({g.file!r}) has no score for {missing}; it was "
+                             f"graded against another specification than chapter "
+                             f"{spec['chapter']}.")
+    return graded
+
+
+def write_grades(path, spec: dict, graded: list) -> None:
+    """Write grades.csv: ``file``, one column per question, ``total``, ``status``."""
+    path = _path(path, "path")
+    graded = _check_graded(spec, graded)
+    names = [q["name"] for q in spec["questions"]]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["file", *names, "total", "status"])
+    for g in graded:
+        writer.writerow([g.file, *(_number(g.scores[n]) for n in names), _number(g.total),
+                         g.status])
+    _write_nofollow(path, buffer.getvalue())
+
+
+EXPLAIN = {"ok": "your notebook ran to the end without errors",
+           "error": "some of your cells raised an error or the notebook stopped early",
+           "timeout": "your notebook ran out of time",
+           "unreadable": "your file is not a notebook that can be read",
+           SYMLINK: "your file is a symbolic link, not a notebook"}
+
+
+def write_feedback(folder, spec: dict, graded: list) -> None:
+    """Write one Markdown feedback file per submission: scores and every failed check."""
+    folder = _path(folder, "folder")
+    graded = _check_graded(spec, graded)
+    check_output_paths(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    total = sum(q["points"] for q in spec["questions"] if not q["manual"])
+    used = set()
+    for g in graded:
+        lines = [f"# Feedback on {md_text(g.file, 120)} (chapter {spec['chapter']})", "",
+                 f"Status: **{g.status}**: {EXPLAIN.get(g.status, g.status)}.", "",
+                 f"Autograded score: {_number(g.total)} / {_number(total)}", ""]
+        for q in spec["questions"]:
+            if q["manual"]:
+                lines.append(f"- {q['name']}: graded by your teacher "
+                             f"(out of {_number(q['points'])})")
+                continue
+            lines.append(f"- {q['name']}: {_number(g.scores[q['name']])} / "
+                         f"{_number(q['points'])}")
+            lines += [f"  - failed {line}" for line in g.failures.get(q["name"], [])]
+        if g.notes:
+            lines += ["", "## Notes", ""] + [f"- {note}" for note in g.notes]
+        stem = Path(g.file).stem.replace(os.sep, "_") or "submission"
+        if stem in used:
+            stem = f"{stem}-{len(used)}"
+        used.add(stem)
+        _write_nofollow(folder / f"{stem}.md", "\n".join(lines) + "\n")
+
+
+def _read_csv(path: Path, name: str):
+    try:
+        text = path.read_bytes().decode("utf-8-sig")     # Excel's "CSV UTF-8" starts with a BOM
+    except UnicodeDecodeError:
+        raise ValueError(f"{name}={str(path)!r} is not UTF-8 text; save it as 'CSV UTF-8'.") \
+            from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    return reader.fieldnames or [], list(reader)
+
+
+def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
+    """Add a teacher's scores for pen-and-paper questions to grades.csv and recompute ``total``.
+
+    Every problem of the manual CSV is reported at once (row and column
+    named); nothing is written unless it has none. A student of grades.csv
+    with no manual score is named in a warning.
+
+    Parameters
+    ----------
+    grades_csv : path-like
+        Written by ``grade``.
+    manual_csv : path-like
+        Columns ``file`` and one or more manual questions' names; a score
+        per cell, between 0 and the question's points (empty: not graded).
+        A UTF-8 byte-order mark (Excel's "CSV UTF-8") is accepted.
+    spec : dict
+        The chapter's autograder specification (for the points).
+    out : path-like, optional
+        Where to write the merged table; default: overwrite ``grades_csv``.
+
+    Returns
+    -------
+    list of dict
+        The merged rows.
+    """
+    check_spec(spec)
+    grades_csv, manual_csv = _path(grades_csv, "grades_csv"), _path(manual_csv, "manual_csv")
+    out = grades_csv if out is None else _path(out, "out")
+    manual = {q["name"]: q["points"] for q in spec["questions"] if q["manual"]}
+    header, rows = _read_csv(grades_csv, "grades_csv")
+    if "file" not in header or "total" not in header:
+        raise ValueError(f"grades_csv={str(grades_csv)!r} is not a grades.csv written by "
+                         f"grade: got columns {header}.")
+    columns, given = _read_csv(manual_csv, "manual_csv")
+    if "file" not in columns:
+        raise ValueError(f"manual_csv={str(manual_csv)!r} needs a 'file' column naming each "
+                         f"submission, got columns {columns}.")
+    unknown = [c for c in columns if c != "file" and c not in manual]
+    if unknown:
+        raise ValueError(f"manual_csv={str(manual_csv)!r} has columns {unknown} that are not "
+                         f"pen-and-paper questions of chapter {spec['chapter']}; those are: "
+                         f"{sorted(manual) or 'none'}.")
+    by_file = {row["file"]: row for row in rows}
+    problems, seen = [], {}
+    for line, entry in enumerate(given, start=2):
+        file = (entry.get("file") or "").strip()
+        if file in seen:
+            problems.append(f"line {line}: file {file!r} already has a row on line "
+                            f"{seen[file]}; keep one row per student.")
+            continue
+        seen[file] = line
+        row = by_file.get(file)
+        if row is None:
+            problems.append(f"line {line}: file {file!r} is not in {grades_csv}.")
+            continue
+        for name in columns:
+            if name == "file":
+                continue
+            text = (entry.get(name) or "").strip()
+            if not text:
+                continue
+            try:
+                value = float(text)
+            except ValueError:
+                value = math.nan
+            if not 0 <= value <= manual[name]:
+                problems.append(f"line {line}, column {name}: {text!r} for {file!r} must be a "
+                                f"number in [0, {manual[name]:g}].")
+                continue
+            row[name] = _number(value)
+    if problems:
+        raise ValueError(f"manual_csv={str(manual_csv)!r} has {len(problems)} problem(s); "
+                         "nothing was merged:\n  " + "\n  ".join(problems))
+    missing = [row["file"] for row in rows if row["file"] not in seen]
+    if missing and manual:
+        warnings.warn(f"no manual scores for {len(missing)} student(s) of {grades_csv}: "
+                      f"{', '.join(missing)}; their total counts autograded points only.",
+                      UserWarning, stacklevel=2)
+    questions = [q["name"] for q in spec["questions"]]
+    for row in rows:
+        row["total"] = _number(sum(float(row[n]) for n in questions if row.get(n, "") != ""))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=header)
+    writer.writeheader()
+    writer.writerows(rows)
+    _write_nofollow(out, buffer.getvalue())
+    return rows

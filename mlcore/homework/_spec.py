@@ -1,0 +1,153 @@
+"""The autograder's specification: questions, points, tests and solution anchors.
+
+``assign`` writes it as ``autograder.json`` next to the reference solution;
+``grade`` reads it back, checks its shape, and may add a teacher's private
+tests (``--extra-tests``) as hidden tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ._format import check_chapter, parse_questions
+
+__all__ = ["SPEC_NAME", "build_spec", "check_spec", "load_spec", "add_extra_tests"]
+
+SPEC_NAME = "autograder.json"
+
+
+def _source(cell) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def build_spec(nb, chapter: str) -> dict:
+    """Return the autograder's specification of a chapter: questions, points, tests, anchors.
+
+    Parameters
+    ----------
+    nb : dict
+        The chapter (or the autograder notebook derived from it).
+    chapter : str
+        The chapter's file stem.
+
+    Returns
+    -------
+    dict
+        JSON-serialisable; written as ``autograder.json``.
+    """
+    check_chapter(chapter)
+    questions = []
+    for q in parse_questions(nb):
+        cells = nb["cells"]
+        questions.append({
+            "name": q.name, "points": q.points, "manual": q.manual,
+            "anchors": [cells[i].get("id") or f"cell-{i}" for i in q.solution_cells],
+            "tests": [{"source": _source(cells[i]), "hidden": hidden, "origin": "chapter"}
+                      for i, hidden in q.test_cells]})
+    return {"format": 1, "chapter": chapter, "questions": questions}
+
+
+def check_spec(spec, name: str = "spec") -> dict:
+    """Check the shape of an autograder specification; return it.
+
+    Examples
+    --------
+    >>> check_spec({})
+    Traceback (most recent call last):
+    ...
+    ValueError: spec is not an autograder specification of format 1: it needs 'format': 1, a 'chapter' string and a 'questions' list; got keys [].
+    """
+    if not isinstance(spec, dict) or spec.get("format") != 1 or not isinstance(
+            spec.get("questions"), list) or not isinstance(spec.get("chapter"), str):
+        keys = sorted(map(str, spec))[:10] if isinstance(spec, dict) else type(spec).__name__
+        raise ValueError(f"{name} is not an autograder specification of format 1: it needs "
+                         f"'format': 1, a 'chapter' string and a 'questions' list; got keys "
+                         f"{keys}.")
+    seen = set()
+    for i, q in enumerate(spec["questions"]):
+        where = f"{name}['questions'][{i}]"
+        ok = (isinstance(q, dict) and isinstance(q.get("name"), str) and q["name"]
+              and isinstance(q.get("points"), (int, float)) and not isinstance(q["points"], bool)
+              and q["points"] > 0 and isinstance(q.get("manual"), bool)
+              and isinstance(q.get("anchors", []), list)
+              and isinstance(q.get("tests"), list))
+        if not ok:
+            raise ValueError(f"{where} must have a 'name' string, positive 'points', a "
+                             f"'manual' flag and a 'tests' list, got {str(q)[:120]}.")
+        if q["name"] in seen:
+            raise ValueError(f"{where}: question {q['name']!r} appears twice.")
+        seen.add(q["name"])
+        for k, test in enumerate(q["tests"]):
+            if not (isinstance(test, dict) and isinstance(test.get("source"), str)
+                    and isinstance(test.get("hidden"), bool)):
+                raise ValueError(f"{where}['tests'][{k}] must have a 'source' string and a "
+                                 "'hidden' flag.")
+        if not q["manual"] and not q["tests"]:
+            raise ValueError(f"{where}: autograded question {q['name']!r} has no tests.")
+    return spec
+
+
+def load_spec(path) -> dict:
+    """Read an autograder folder (or its ``autograder.json``).
+
+    Examples
+    --------
+    >>> load_spec("no/such/folder")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: autograder='no/such/folder' is not an autograder folder: no/such/folder/autograder.json does not exist; make one with `python -m mlcore.homework assign`.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"autograder must be a path, got {type(path).__name__}.")
+    path = Path(path)
+    file = path if path.suffix == ".json" else path / SPEC_NAME
+    if not file.is_file():
+        raise FileNotFoundError(f"autograder={str(path)!r} is not an autograder folder: {file} "
+                                "does not exist; make one with `python -m mlcore.homework assign`.")
+    try:
+        spec = json.loads(file.read_bytes().decode("utf-8-sig"))
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{file} is not UTF-8 text (byte at position {error.start}); write "
+                         "it again with `python -m mlcore.homework assign`.") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{file} is not valid JSON (line {error.lineno}, column "
+                         f"{error.colno}: {error.msg}); write it again with `python -m "
+                         "mlcore.homework assign`.") from None
+    return check_spec(spec, name=str(file))
+
+
+def add_extra_tests(spec: dict, folder) -> dict:
+    """Return a copy of ``spec`` with a teacher's private tests added as hidden tests.
+
+    ``folder/<question>.py`` is one test cell of that question, and so is
+    each ``folder/<question>/*.py``.
+    """
+    check_spec(spec)
+    if not isinstance(folder, (str, os.PathLike)):
+        raise TypeError(f"extra_tests must be a path, got {type(folder).__name__}.")
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"extra_tests={str(folder)!r} is not a folder.")
+    spec = json.loads(json.dumps(spec))
+    by_name = {q["name"]: q for q in spec["questions"]}
+    files = sorted(folder.glob("*.py")) + sorted(folder.glob("*/*.py"))
+    if not files:
+        raise ValueError(f"extra_tests={str(folder)!r} holds no <question>.py or "
+                         "<question>/*.py files.")
+    for file in files:
+        name = file.stem if file.parent == folder else file.parent.name
+        question = by_name.get(name)
+        if question is None or question["manual"]:
+            coded = ", ".join(q["name"] for q in spec["questions"] if not q["manual"])
+            raise ValueError(f"extra test {file} names question {name!r}, which is not an "
+                             f"autograded question of chapter {spec['chapter']}; use one of: "
+                             f"{coded}.")
+        try:
+            source = file.read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(f"extra test {file} is not UTF-8 text.") from None
+        question["tests"].append({"source": source, "hidden": True, "origin": str(file)})
+    return spec

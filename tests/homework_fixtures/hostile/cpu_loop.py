@@ -1,0 +1,3 @@
+# Burn CPU until the time limit.
+while True:
+    pass

@@ -1,0 +1,2 @@
+# A student's error.
+raise RuntimeError('a student error')

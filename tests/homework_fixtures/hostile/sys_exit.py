@@ -1,0 +1,4 @@
+# SystemExit in a cell (IPython reports it as an error of that cell).
+import sys
+
+sys.exit(3)
