@@ -31,8 +31,8 @@ def _class_weights(y, w):
 def _entropy_of(counts, axis=-1):
     """Entropy in bits of (possibly unnormalized) class counts along ``axis``; 0 for empty.
 
-    Uses :math:`H = \log_2 n - \frac{1}{n}\sum_k c_k\log_2 c_k` (``xlogy`` makes
-    :math:`0 \log 0 = 0`), a few array operations for any number of count vectors.
+    Uses :math:`H = \\log_2 n - \\frac{1}{n}\\sum_k c_k\\log_2 c_k` (``xlogy`` makes
+    :math:`0 \\log 0 = 0`), a few array operations for any number of count vectors.
     """
     counts = np.asarray(counts, dtype=float)
     total = counts.sum(axis=axis)
