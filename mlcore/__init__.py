@@ -11,6 +11,7 @@ module                          topic
 :mod:`mlcore.model_selection`   cross-validation splitters and studies (ch. 4)
 :mod:`mlcore.divergence`        Gaussian KL and the number of folds (ch. 5)
 :mod:`mlcore.bootstrap`         out-of-bag, .632, .632+, intervals (ch. 6)
+:mod:`mlcore.feature_selection` wrapper search and mutual-information filters (ch. 7)
 :mod:`mlcore.bayes`             priors, MAP, Laplace, Bayesian regression (ch. 8)
 :mod:`mlcore.evaluation`        precision, recall, ROC, AUC, cost curves (ch. 9)
 :mod:`mlcore.compare`           tests, bias and variance, No Free Lunch (ch. 10)
@@ -28,8 +29,8 @@ here, so ``from mlcore import LogisticRegressionGD`` works as well as
 ``from mlcore.linear import LogisticRegressionGD``.
 """
 
-from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation, imbalance, lda,
-               linear, model_selection, multiclass, tree, vc, widgets)
+from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation,
+               feature_selection, imbalance, lda, linear, model_selection, multiclass, tree, vc, widgets)
 from .bayes import *  # noqa: F403
 from .bootstrap import *  # noqa: F403
 from .bounds import *  # noqa: F403
@@ -37,6 +38,7 @@ from .compare import *  # noqa: F403
 from .datasets import *  # noqa: F403
 from .divergence import *  # noqa: F403
 from .evaluation import *  # noqa: F403
+from .feature_selection import *  # noqa: F403
 from .imbalance import *  # noqa: F403
 from .lda import *  # noqa: F403
 from .linear import *  # noqa: F403
@@ -50,7 +52,7 @@ __version__ = "0.1.0"
 
 # model_selection re-exports divergence's K-fold functions: list each name once.
 __all__ = list(dict.fromkeys(name for module in (linear, bounds, vc, model_selection, divergence,
-                                                 bootstrap, bayes, evaluation, compare, lda,
+                                                 bootstrap, feature_selection, bayes, evaluation, compare, lda,
                                                  multiclass, imbalance, tree, datasets,
                                                  widgets)
                              for name in module.__all__))

@@ -19,7 +19,7 @@ from sklearn.utils import Bunch
 
 from ._validation import check_option
 
-__all__ = ["load_wholesale", "load_wine_quality", "read_data_file"]
+__all__ = ["load_wholesale", "load_wine_quality", "load_sms_spam", "read_data_file"]
 
 _WHOLESALE_SPENDING = ["Fresh", "Milk", "Grocery", "Frozen", "Detergents_Paper", "Delicassen"]
 _WHOLESALE_TARGETS = {
@@ -172,3 +172,47 @@ def load_wine_quality(color: str = "red", *, binary: bool = False, return_X_y: b
     descr = _WINE_QUALITY_DESCR.format(color=color, n=len(frame), target_text=target_text,
                                        duplicates=int(frame.duplicated().sum()))
     return _finish(frame, features, y, names, descr, return_X_y)
+
+
+_SMS_DESCR = """\
+SMS Spam Collection v.1 (UCI, Almeida, Gomez Hidalgo and Yamakami 2011; CC BY 4.0)
+-------------------------------------------------------------------------------
+{n} English SMS messages, {spam} labelled spam and {ham} ham (legitimate).
+``data`` holds the raw texts (turn them into word counts with, e.g.,
+``sklearn.feature_extraction.text.CountVectorizer``); target 1 = spam.
+Some messages are crude (real spam).
+"""
+
+
+def load_sms_spam(*, return_X_y: bool = False):
+    """Load the SMS Spam Collection: 5,574 text messages, 747 of them spam.
+
+    Parameters
+    ----------
+    return_X_y : bool
+        Return ``(texts, y)`` instead of a ``Bunch``.
+
+    Returns
+    -------
+    Bunch or tuple
+        ``data``: array of the message texts (str); ``target``: 1 for spam,
+        0 for ham; ``target_names`` ``["ham", "spam"]``; ``frame`` with the
+        columns ``label`` and ``text``; ``DESCR``.
+
+    Examples
+    --------
+    >>> texts, y = load_sms_spam(return_X_y=True)
+    >>> len(texts), int(y.sum())
+    (5574, 747)
+    """
+    if not isinstance(return_X_y, (bool, np.bool_)):
+        raise TypeError(f"return_X_y must be True or False, got return_X_y={return_X_y!r}.")
+    frame = read_data_file("sms_spam_collection.tsv", sep="\t", header=None, names=["label", "text"],
+                           quoting=3, keep_default_na=False)
+    texts = frame["text"].to_numpy(dtype=object)
+    y = (frame["label"] == "spam").to_numpy(dtype=int)
+    if return_X_y:
+        return texts, y
+    descr = _SMS_DESCR.format(n=len(frame), spam=int(y.sum()), ham=int(len(y) - y.sum()))
+    return Bunch(data=texts, target=y, feature_names=["text"], target_names=np.array(["ham", "spam"]),
+                 frame=frame, DESCR=descr)

@@ -1,0 +1,183 @@
+"""Wrapper feature selection (chapter 7): forward and backward search with a
+cross-validated score, counting the learner's fits, and exhaustive search
+over every subset of a small feature set.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone, is_classifier
+from sklearn.model_selection import check_cv, cross_val_score
+
+from .._parallel import parallel_map
+from .._validation import check_int
+
+
+@dataclass
+class SearchResult:
+    """The path of a forward or backward search.
+
+    Attributes
+    ----------
+    path : pandas.DataFrame
+        One row per step: the feature added (forward) or removed (backward),
+        the selected features after the step, their CV score, and the number
+        of fits of the learner so far.
+    selected_ : list of int
+        The features selected at the end (after ``tol`` stopping, if any).
+    best_ : list of int
+        The subset with the best score anywhere on the path (CS229's rule:
+        output the best subset evaluated during the search).
+    n_fits_ : int
+        Fits of the learner in all.
+    """
+
+    path: pd.DataFrame
+    selected_: list
+    best_: list
+    n_fits_: int = field(default=0)
+
+
+def _cv_score(estimator, X, y, cv, scoring, features):
+    return float(cross_val_score(clone(estimator), X[:, list(features)], y, cv=cv,
+                                 scoring=scoring).mean())
+
+
+def _search(direction, estimator, X, y, cv, scoring, max_features, tol, n_jobs):
+    X, y = np.asarray(X), np.asarray(y)
+    if X.ndim != 2 or len(X) != len(y) or X.shape[1] == 0:
+        raise ValueError(f"X must be (m, n) with n >= 1 and y (m,), got shapes {X.shape} and {y.shape}.")
+    n = X.shape[1]
+    splitter = check_cv(cv, y, classifier=is_classifier(estimator))
+    folds = splitter.get_n_splits(X, y)
+    limit = n if max_features is None else check_int(max_features, "max_features", low=1, high=n)
+    steps = limit if direction == "forward" else n - limit
+    if direction == "backward" and max_features is None:
+        steps = n - 1
+    selected = [] if direction == "forward" else list(range(n))
+    rows, n_fits = [], 0
+    previous = -np.inf
+    stopped_at = None
+    if direction == "backward":
+        previous = _cv_score(estimator, X, y, splitter, scoring, selected)
+        n_fits += folds
+        rows.append({"step": 0, "feature": None, "selected": list(selected), "score": previous,
+                     "n_fits": n_fits})
+    for step in range(1, steps + 1):
+        candidates = ([f for f in range(n) if f not in selected] if direction == "forward"
+                      else list(selected))
+        subsets = [selected + [f] if direction == "forward" else [g for g in selected if g != f]
+                   for f in candidates]
+        scores = parallel_map(partial(_cv_score, estimator, X, y, splitter, scoring), subsets,
+                              n_jobs=n_jobs, desc=f"{direction} step {step}")
+        n_fits += folds * len(candidates)
+        best = int(np.argmax(scores))                  # the first candidate on ties
+        if tol is not None and stopped_at is None and scores[best] - previous < tol:
+            stopped_at = step - 1
+            break
+        selected = subsets[best]
+        previous = scores[best]
+        rows.append({"step": step, "feature": candidates[best], "selected": list(selected),
+                     "score": scores[best], "n_fits": n_fits})
+    path = pd.DataFrame(rows)
+    best_row = path.loc[path["score"].idxmax()]
+    return SearchResult(path, list(selected), list(best_row["selected"]), n_fits)
+
+
+def forward_search(estimator, X, y, *, cv=5, scoring=None, max_features=None, tol=None, n_jobs=None):
+    """Forward search: start with no feature, add the one whose addition scores best, repeat.
+
+    Each step scores every remaining feature added to the current set by
+    cross-validation (``cross_val_score``, mean over folds), keeps the best,
+    and records it. A full search over :math:`n` features evaluates
+    :math:`n + (n-1) + \\dots + 1 = n(n+1)/2` subsets, each with ``K`` fits:
+    :math:`O(n^2)` calls of the learner. On the same data, ``cv`` and
+    ``scoring`` it adds the same features in the same order as
+    ``sklearn.feature_selection.SequentialFeatureSelector(direction="forward")``.
+
+    Parameters
+    ----------
+    estimator : scikit-learn estimator
+    X : array_like of shape (m, n)
+    y : array_like of shape (m,)
+    cv : int, splitter or iterable, default=5
+        As in ``cross_val_score`` (an int means stratified K-fold for classifiers).
+    scoring : str or callable, optional
+        As in ``cross_val_score``; None uses the estimator's ``score``.
+    max_features : int, optional
+        Stop after this many features (default: all).
+    tol : float, optional
+        Stop when the best addition improves the score by less than ``tol``.
+    n_jobs : int, optional
+        Candidates of a step are scored in parallel with joblib.
+
+    Returns
+    -------
+    SearchResult
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> result = forward_search(KNeighborsClassifier(3), X, y, cv=5, max_features=2)
+    >>> result.selected_, result.n_fits_
+    ([3, 0], 35)
+    """
+    return _search("forward", estimator, X, y, cv, scoring, max_features, tol, n_jobs)
+
+
+def backward_search(estimator, X, y, *, cv=5, scoring=None, max_features=None, tol=None, n_jobs=None):
+    """Backward search: start with every feature, remove the one whose removal scores best, repeat.
+
+    Arguments as in :func:`forward_search`; ``max_features`` is the number of
+    features to keep at the end (default: search down to one). Matches
+    ``SequentialFeatureSelector(direction="backward")``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> backward_search(KNeighborsClassifier(3), X, y, cv=5, max_features=2).selected_
+    [2, 3]
+    """
+    return _search("backward", estimator, X, y, cv, scoring, max_features, tol, n_jobs)
+
+
+def exhaustive_search(estimator, X, y, *, cv=5, scoring=None, n_jobs=None):
+    """Score every non-empty subset of the features by cross-validation.
+
+    :math:`2^n - 1` subsets: for small :math:`n` only (at most 12 features).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per subset (``features`` as a tuple, ``size``, ``score``),
+        sorted by score, best first (ties: smaller subsets, then column order).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> X, y = load_iris(return_X_y=True)
+    >>> table = exhaustive_search(GaussianNB(), X, y)
+    >>> len(table), table.iloc[0]["features"]
+    (15, (3,))
+    """
+    X, y = np.asarray(X), np.asarray(y)
+    n = X.shape[1] if X.ndim == 2 else 0
+    if n == 0 or n > 12:
+        raise ValueError(f"exhaustive_search takes 1 to 12 features (2^n subsets), got {n}.")
+    splitter = check_cv(cv, y, classifier=is_classifier(estimator))
+    subsets = [s for size in range(1, n + 1) for s in itertools.combinations(range(n), size)]
+    scores = parallel_map(partial(_cv_score, estimator, X, y, splitter, scoring), subsets,
+                          n_jobs=n_jobs, desc="subsets")
+    table = pd.DataFrame({"features": subsets, "size": [len(s) for s in subsets], "score": scores})
+    return table.sort_values(["score", "size"], ascending=[False, True], kind="stable").reset_index(drop=True)
+
