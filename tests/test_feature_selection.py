@@ -10,7 +10,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.feature_selection import SequentialFeatureSelector, mutual_info_classif
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import mutual_info_score
-from sklearn.model_selection import GridSearchCV
+from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.naive_bayes import BernoulliNB, GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
@@ -19,6 +19,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mlcore.datasets import load_sms_spam
 from mlcore.feature_selection import (FilterSizeFigure, ForwardSearchFigure, MIFilter, backward_search,
+                                      gaussian_nb_subset_accuracy,
                                       correlation_scores, exhaustive_search, forward_search, mi_scores,
                                       mutual_information)
 
@@ -67,6 +68,17 @@ def test_tol_stops_early_and_exhaustive_finds_the_best():
     assert len(stopped.selected_) < 8
     table = exhaustive_search(GaussianNB(), X[:, :6], y, cv=5)
     assert len(table) == 63 and table["score"].iloc[0] == table["score"].max()
+
+
+def test_fast_naive_bayes_subsets_equal_fitting_each_subset():
+    X, y = make_classification(n_samples=120, n_features=6, n_informative=3, random_state=3)
+    subsets = [s for s in exhaustive_search(KNeighborsClassifier(1), X, y, cv=3)["features"]]
+    fast = gaussian_nb_subset_accuracy(X[:80], y[:80], X[80:], y[80:], subsets)
+    slow = [GaussianNB().fit(X[:80][:, list(f)], y[:80]).score(X[80:][:, list(f)], y[80:]) for f in subsets]
+    assert np.allclose(fast, slow)
+    table = exhaustive_search(GaussianNB(), X, y, cv=3)          # the fast path
+    generic = {f: cross_val_score(GaussianNB(), X[:, list(f)], y, cv=3).mean() for f in subsets}
+    assert np.allclose(table["score"], [generic[f] for f in table["features"]])
 
 
 def test_mutual_information_equals_sklearn():

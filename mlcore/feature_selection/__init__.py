@@ -13,12 +13,14 @@ scikit-learn's ``SequentialFeatureSelector``, ``mutual_info_score`` and
 
 from ._figure import FilterSizeFigure, ForwardSearchFigure
 from ._filter import MIFilter, correlation_scores, mi_scores, mutual_information
-from ._search import SearchResult, backward_search, exhaustive_search, forward_search
+from ._search import (SearchResult, backward_search, exhaustive_search, forward_search,
+                      gaussian_nb_subset_accuracy)
 
 __all__ = [
     "forward_search",
     "backward_search",
     "exhaustive_search",
+    "gaussian_nb_subset_accuracy",
     "SearchResult",
     "mutual_information",
     "mi_scores",
