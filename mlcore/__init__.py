@@ -30,7 +30,8 @@ here, so ``from mlcore import LogisticRegressionGD`` works as well as
 """
 
 from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation,
-               feature_selection, imbalance, lda, linear, model_selection, multiclass, tree, vc, widgets)
+               feature_selection, imbalance, lda, linear, model_selection, multiclass, tree, vc,
+               widgets)
 from .bayes import *  # noqa: F403
 from .bootstrap import *  # noqa: F403
 from .bounds import *  # noqa: F403
