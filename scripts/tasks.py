@@ -163,25 +163,72 @@ def ensure_sandbox() -> None:
                            "the homework grader's filesystem isolation")
 
 
+def _phase(classname: str) -> str:
+    """The phase a test belongs to, from its JUnit class name."""
+    if classname.startswith("chapters"):
+        return "notebooks (nbval)"
+    if classname.startswith("mlcore"):
+        return "doctests"
+    for module, phase in [("tests.test_homework", "homework"), ("tests.test_site", "site"),
+                          ("tests.test_widgets_speed", "figure speed"),
+                          ("tests.test_properties", "property tests")]:
+        if classname.startswith(module):
+            return phase
+    return "unit tests"
+
+
+def timing_table(junit_xml: Path, build_seconds: float, pytest_seconds: float) -> str:
+    """Per-phase timings of a test run, from pytest's JUnit report, as a printable table.
+
+    Test times are summed over the workers (worker-seconds), so a phase's
+    share shows where the time goes even when the workers run in parallel.
+    """
+    import xml.etree.ElementTree as ElementTree
+
+    totals: dict[str, list[float]] = {}
+    for case in ElementTree.parse(junit_xml).getroot().iter("testcase"):
+        phase = _phase(case.get("classname", ""))
+        entry = totals.setdefault(phase, [0, 0.0])
+        entry[0] += 1
+        entry[1] += float(case.get("time", 0.0))
+    summed = sum(t for _, t in totals.values()) or 1.0
+    lines = ["", "Timing by phase (test times summed over workers):",
+             f"  {'phase':<20} {'tests':>6} {'seconds':>9} {'share':>7}",
+             f"  {'site build (wall)':<20} {'':>6} {build_seconds:>9.0f} {'':>7}"]
+    for phase, (count, seconds) in sorted(totals.items(), key=lambda kv: -kv[1][1]):
+        lines.append(f"  {phase:<20} {count:>6} {seconds:>9.0f} {seconds / summed:>7.0%}")
+    lines.append(f"  {'pytest (wall)':<20} {sum(c for c, _ in totals.values()):>6} {pytest_seconds:>9.0f}")
+    return "\n".join(lines)
+
+
 def cmd_test(argv: list[str]) -> None:
     python = ensure_venv()
     ensure_browser()
     ensure_sandbox()
     start = time.perf_counter()
     build_book(python)
+    build_seconds = time.perf_counter() - start
     # One pytest run so that its closing line counts everything: unit tests,
     # doctests of mlcore, every chapter notebook under nbval, the site tests.
     # --dist loadscope keeps each notebook in one worker (nbval's cells are
     # one scope), as the ipywidgets/nbval notes require.
     workers = os.environ.get("TEST_WORKERS", "2")
+    report = BUILD / "test-report.xml"
     # The homework fixtures are inputs of tests/test_homework.py (one sleeps
     # for a minute as a "heavy" demo), not chapters for nbval to run.
-    _run(python, "-m", "pytest", "tests", "mlcore", "chapters",
-         "--ignore=tests/homework_fixtures",
-         "--doctest-modules", "--nbval-lax", "--nbval-current-env",
-         "-n", workers, "--dist", "loadscope", "-q", "-rs", "--durations=15",
-         *argv, env=_env())
+    command = [str(python), "-m", "pytest", "tests", "mlcore", "chapters",
+               "--ignore=tests/homework_fixtures",
+               "--doctest-modules", "--nbval-lax", "--nbval-current-env",
+               "-n", workers, "--dist", "loadscope", "-q", "-rs", "--durations=15",
+               f"--junitxml={report}", *argv]
+    print("+", " ".join(command), flush=True)
+    pytest_start = time.perf_counter()
+    returncode = subprocess.run(command, cwd=ROOT, env=_env()).returncode
+    if report.exists():
+        print(timing_table(report, build_seconds, time.perf_counter() - pytest_start))
     print(f"Test command finished in {time.perf_counter() - start:.0f} s")
+    if returncode:
+        sys.exit(returncode)
 
 
 def cmd_lab(argv: list[str]) -> None:
