@@ -17,21 +17,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_int
+from .lda import _check_two_class
 
 __all__ = ["rescale_threshold", "random_undersample", "smote", "EasyEnsembleClassifier"]
 
 
 def _check_Xy(X, y):
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y)
-    if X.ndim != 2 or y.ndim != 1 or len(X) != len(y):
-        raise ValueError(f"X must be (m, n) and y (m,), got shapes {X.shape} and {y.shape}.")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or inf.")
-    classes, counts = np.unique(y, return_counts=True)
-    if classes.size != 2:
-        raise ValueError(f"y must hold exactly two classes, got {classes.size} ({classes.tolist()[:5]}).")
-    return X, y, classes, counts
+    X, y, classes = _check_two_class(X, y)
+    return X, y, classes, np.array([np.sum(y == c) for c in classes])
 
 
 def rescale_threshold(y_proba, n_positive, n_negative):

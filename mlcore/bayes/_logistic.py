@@ -21,11 +21,10 @@ import numpy as np
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int, check_option, check_real
-from ..linear._estimator import _n_rows
+from ..linear._estimator import _validate_binary
 
 
 def _design(X, fit_intercept):
@@ -187,22 +186,8 @@ class MAPLogisticRegression(ClassifierMixin, BaseEstimator):
 
     def _fit_map(self, X, y):
         self._check_params()
-        n_X, n_y = _n_rows(X), _n_rows(y)
-        if n_X is not None and n_y is not None and n_X != n_y:
-            raise ValueError(f"X and y must have the same number of samples, got {n_X} rows "
-                             f"in X and {n_y} labels in y.")
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2:
-            raise ValueError(f"y has only one class (label {self.classes_[0].tolist()!r}); the "
-                             "model needs samples of both classes.")
-        if type_of_target(y, input_name="y") != "binary":
-            raise ValueError(f"Only binary classification is supported: y must hold exactly two "
-                             f"labels, got {self.classes_.size} classes (for more, see sklearn's "
-                             "LogisticRegression).")
+        X, y01 = _validate_binary(self, X, y)
         X1 = _design(X, self.fit_intercept)
-        y01 = (y == self.classes_[1]).astype(float)
         precision = _prior_precision(X1.shape[1], float(self.tau), self.fit_intercept)
         theta, self.hessian_, self.n_iter_, _ = _newton_map(
             X1, y01, precision, max_iter=int(self.max_iter), tol=float(self.tol))

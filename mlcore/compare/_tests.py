@@ -178,11 +178,17 @@ def _five_by_two_differences(estimator_a, estimator_b, X, y, scoring, random_sta
     return differences
 
 
-def _check_differences(differences):
-    differences = np.asarray(differences, dtype=float)
-    if differences.shape != (5, 2) or not np.all(np.isfinite(differences)):
-        raise ValueError(f"differences must be a finite (5, 2) array, got shape {differences.shape}.")
-    return differences
+def _five_by_two(estimator_a, estimator_b, X, y, differences, scoring, random_state, statistic):
+    """The (5, 2) differences (given, or computed on mlxtend's splits) and the variances s_i^2."""
+    if differences is None:
+        differences = _five_by_two_differences(estimator_a, estimator_b, X, y, scoring, random_state)
+    d = np.asarray(differences, dtype=float)
+    if d.shape != (5, 2) or not np.all(np.isfinite(d)):
+        raise ValueError(f"differences must be a finite (5, 2) array, got shape {d.shape}.")
+    variances = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    if variances.sum() == 0:
+        raise ValueError(f"every 5x2 pair of differences is equal; the {statistic} statistic is undefined.")
+    return d, variances
 
 
 def paired_t_test_5x2cv(estimator_a=None, estimator_b=None, X=None, y=None, *, differences=None,
@@ -207,12 +213,7 @@ def paired_t_test_5x2cv(estimator_a=None, estimator_b=None, X=None, y=None, *, d
     >>> round(paired_t_test_5x2cv(differences=d).statistic, 3)
     1.265
     """
-    if differences is None:
-        differences = _five_by_two_differences(estimator_a, estimator_b, X, y, scoring, random_state)
-    d = _check_differences(differences)
-    variances = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    if variances.sum() == 0:
-        raise ValueError("every 5x2 pair of differences is equal; the t statistic is undefined.")
+    d, variances = _five_by_two(estimator_a, estimator_b, X, y, differences, scoring, random_state, "t")
     t = float(d[0, 0] / np.sqrt(variances.mean()))
     return TestResult(t, float(2 * stats.t.sf(abs(t), 5)), 5)
 
@@ -232,12 +233,7 @@ def f_test_5x2cv(estimator_a=None, estimator_b=None, X=None, y=None, *, differen
     >>> round(f_test_5x2cv(differences=d).statistic, 3)
     1.0
     """
-    if differences is None:
-        differences = _five_by_two_differences(estimator_a, estimator_b, X, y, scoring, random_state)
-    d = _check_differences(differences)
-    variances = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    if variances.sum() == 0:
-        raise ValueError("every 5x2 pair of differences is equal; the F statistic is undefined.")
+    d, variances = _five_by_two(estimator_a, estimator_b, X, y, differences, scoring, random_state, "F")
     f = float((d**2).sum() / (2 * variances.sum()))
     return TestResult(f, float(stats.f.sf(f, 10, 5)), (10, 5))
 

@@ -26,6 +26,26 @@ def _n_rows(a):
     return len(a) if hasattr(a, "__len__") else None
 
 
+def _validate_binary(estimator, X, y):
+    """Validate (X, y) for a two-class model; set ``classes_`` and return (X, y as 0/1 floats)."""
+    n_X, n_y = _n_rows(X), _n_rows(y)
+    if n_X is not None and n_y is not None and n_X != n_y:
+        raise ValueError(f"X and y must have the same number of samples, got {n_X} rows "
+                         f"in X and {n_y} labels in y.")
+    X, y = validate_data(estimator, X, y, dtype=np.float64)
+    check_classification_targets(y)
+    estimator.classes_ = np.unique(y)
+    if estimator.classes_.size < 2:
+        raise ValueError(f"y has only one class (label {estimator.classes_[0].tolist()!r}); the model "
+                         "needs samples of both classes.")
+    y_type = type_of_target(y, input_name="y")
+    if y_type != "binary":
+        raise ValueError(f"Only binary classification is supported. The type of the target "
+                         f"is {y_type} with {estimator.classes_.size} classes; y must hold exactly "
+                         "two labels (for more, see sklearn's LogisticRegression).")
+    return X, (y == estimator.classes_[1]).astype(float)
+
+
 class LogisticRegressionGD(ClassifierMixin, BaseEstimator):
     """Binary logistic regression fitted by full-batch gradient descent.
 
@@ -96,23 +116,8 @@ class LogisticRegressionGD(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Fit the model to ``X`` (m by n) and the two-label target ``y``; returns ``self``."""
         self._check_params()
-        n_X, n_y = _n_rows(X), _n_rows(y)
-        if n_X is not None and n_y is not None and n_X != n_y:
-            raise ValueError(f"X and y must have the same number of samples, got {n_X} rows "
-                             f"in X and {n_y} labels in y.")
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2:
-            raise ValueError(f"y has only one class (label {self.classes_[0].tolist()!r}); logistic "
-                             "regression needs samples of both classes.")
-        y_type = type_of_target(y, input_name="y")
-        if y_type != "binary":
-            raise ValueError(f"Only binary classification is supported. The type of the target "
-                             f"is {y_type} with {self.classes_.size} classes; y must hold exactly "
-                             "two labels (for more, see sklearn's LogisticRegression).")
+        X, y01 = _validate_binary(self, X, y)
         X1 = _design(X)
-        y01 = (y == self.classes_[1]).astype(float)
         step = (1.0 / _smoothness(X1) if isinstance(self.learning_rate, str)
                 else float(self.learning_rate))
         theta, _, losses, converged, grad_norm = _descend(
