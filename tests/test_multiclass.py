@@ -9,7 +9,15 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
 from mlcore.multiclass import ECOCClassifier, code_separation, coding_matrix
+
+
+@parametrize_with_checks([ECOCClassifier(LogisticRegression(), random_state=0),
+                          ECOCClassifier(LogisticRegression(), code="ovo", decoding="euclidean")])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
 
 
 def _model():
