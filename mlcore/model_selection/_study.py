@@ -18,7 +18,7 @@ from sklearn.model_selection import KFold
 from sklearn.utils.validation import check_array, column_or_1d
 
 from .._parallel import parallel_map
-from .._validation import check_int, check_real
+from .._validation import check_array as _check_array, check_int, check_real, user_errors
 from ._splitters import loo_mse_linear, make_splitter
 
 
@@ -71,24 +71,41 @@ def cv_split_errors(X, y, cv):
     >>> np.round(cv_split_errors(X, 2 * X[:, 1], KFold(4)), 12)
     array([0., 0., 0., 0.])
     """
-    X = check_array(X)
-    y = column_or_1d(y).astype(float)
-    return _split_errors(X, y, _test_masks(cv, X, y))
+    X = _check_array(X, "X", ndim=2, min_length=1)
+    y = _check_array(y, "y", ndim=1, length=len(X), why="it holds one target per row of X")
+    if not hasattr(cv, "split"):
+        raise TypeError(f"cv must be a splitter with a split(X, y) method (such as "
+                        f"sklearn.model_selection.KFold(5)), got cv={cv!r}.")
+    tests, trains = _test_masks(cv, X, y, with_trains=True)
+    return _split_errors(X, y, tests, trains)
 
 
-def _test_masks(cv, X, y=None):
-    """Boolean (n_splits, n_samples) array, True on each split's test samples."""
+def _test_masks(cv, X, y=None, *, with_trains=False):
+    """(n_splits, n_samples) array, True on each split's test samples.
+
+    With ``with_trains``, also the number of times each sample is in each split's
+    training set (a bootstrap splitter repeats samples), as floats."""
     splits = list(cv.split(X, y))
     tests = np.zeros((len(splits), len(X)), dtype=bool)
-    for row, (_, test) in zip(tests, splits):
+    trains = np.zeros((len(splits), len(X)))
+    for row, train_row, (train, test) in zip(tests, trains, splits):
         row[test] = True
-    return tests
+        np.add.at(train_row, np.asarray(train, dtype=int), 1.0)
+    return (tests, trains) if with_trains else tests
 
 
-def _split_errors(X, y, tests):
-    trains = ~tests
+def _split_errors(X, y, tests, trains=None):
+    """Least squares fitted on each split's training rows (weighted by their count), test MSE."""
+    trains = ~tests if trains is None else np.sqrt(trains)  # sqrt(count): a repeated row
     Q, R = np.linalg.qr(trains[:, :, None] * X[None])
-    coef = np.linalg.solve(R, np.einsum("smp,sm->sp", Q, trains * y)[..., None])[..., 0]
+    diagonal = np.abs(np.diagonal(R, axis1=1, axis2=2))
+    if X.shape[1] and not (diagonal > 1e-12 * max(diagonal.max(), 1e-300)).all():
+        split = int(np.flatnonzero(~(diagonal > 1e-12 * diagonal.max()).all(axis=1))[0])
+        raise ValueError(f"X restricted to the training rows of split {split} does not have full "
+                         f"column rank ({X.shape[1]} columns): least squares has no unique fit; "
+                         "use fewer columns or more training rows.")
+    with user_errors("X", "least squares needs a full-rank design"):
+        coef = np.linalg.solve(R, np.einsum("smp,sm->sp", Q, trains * y)[..., None])[..., 0]
     squared = (y[None] - coef @ X.T) ** 2
     return np.sum(tests * squared, axis=1) / tests.sum(axis=1)
 

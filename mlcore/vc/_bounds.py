@@ -10,7 +10,7 @@ import math
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from .._validation import check_int, check_probability, check_real
+from .._validation import check_int, check_int_array, check_probability, check_real
 
 
 # -- bounds -------------------------------------------------------------------
@@ -60,11 +60,10 @@ def vc_bound_gap(d, m, delta):
     """
     d = check_int(d, "d", low=0, why="it is the VC dimension")
     delta = check_probability(delta, "delta", why="it is the probability that the bound fails")
-    m_arr = np.asarray(m)
-    if not np.issubdtype(m_arr.dtype, np.integer) or (m_arr < 1).any():
-        raise ValueError(f"m must be a positive integer (or an array of them), got m={m!r}; "
-                         "it is the number of samples.")
-    gap = np.sqrt(32 * (np.log(8 / delta) + _log_sauer(m_arr, d)) / m_arr)
+    m_arr = np.asarray(check_int_array(m, "m", low=1, why="it is the number of samples"),
+                       dtype=float)
+    # log(8 / delta) as a difference: 8 / delta overflows for delta < 8e-308
+    gap = np.sqrt(32 * (math.log(8) - math.log(delta) + _log_sauer(m_arr, d)) / m_arr)
     return float(gap) if gap.ndim == 0 else gap
 
 
@@ -78,6 +77,8 @@ def vc_sample_size(d, *, gamma, delta):
     True
     """
     gamma = check_real(gamma, "gamma", low=0, low_open=True, why="it is the accuracy")
+    d = check_int(d, "d", low=0, why="it is the VC dimension")
+    delta = check_probability(delta, "delta", why="it is the probability that the bound fails")
     low, high = 1, 2
     while vc_bound_gap(d, high, delta) > gamma:
         low, high = high, 2 * high
@@ -104,7 +105,13 @@ def margin_vc_bound(radius, margin, *, n_features=None):
     radius = check_real(radius, "radius", low=0, low_open=True, why="the points lie in this ball")
     margin = check_real(margin, "margin", low=0, low_open=True,
                         why="it is the distance from the boundary to the nearest point")
-    bound = math.ceil(radius ** 2 / margin ** 2 - 1e-9)
+    ratio = (radius / margin) ** 2 if radius / margin < 1e150 else math.inf  # no overflow
+    if not math.isfinite(ratio):  # R / gamma beyond 1e150: the bound is only the dimension
+        if n_features is None:
+            raise ValueError(f"radius / margin is too large for a finite bound, got "
+                             f"radius={radius!r} and margin={margin!r}; pass n_features.")
+        return check_int(n_features, "n_features", low=1) + 1
+    bound = math.ceil(ratio - 1e-9)
     if n_features is not None:
         bound = min(bound, check_int(n_features, "n_features", low=1))
     return bound + 1
@@ -120,7 +127,8 @@ def regular_simplex(n_points, radius=1.0):
     [1.0, 1.0, 1.0]
     """
     n = check_int(n_points, "n_points", low=2)
-    radius = check_real(radius, "radius", low=0, low_open=True)
+    radius = check_real(radius, "radius", low=1e-150, high=1e150,
+                        why="the vertices' squared distances must stay representable")
     centered = np.eye(n) - 1.0 / n
     basis = np.linalg.svd(centered)[2][: n - 1]  # orthonormal basis of the sum-zero plane
     vertices = centered @ basis.T

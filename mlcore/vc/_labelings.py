@@ -13,7 +13,7 @@ from itertools import combinations
 import numpy as np
 
 from .._parallel import parallel_map
-from .._validation import check_int, check_option
+from .._validation import check_int, check_n_jobs, check_option
 from ._hypotheses import (_CLOSED_FORM, _LP, Disc, HalfSpace, _check_labels, _check_points,
                           _far_disc, _interval_witness, _witness)
 
@@ -143,6 +143,7 @@ def witness_hypotheses(points, *, hypothesis_class, method="auto", n_jobs=None):
     X, cls = _check_points(points, hypothesis_class)
     check_int(len(X), "len(points)", high=_MAX_POINTS, why="there are 2^n labelings to decide")
     method = check_option(method, "method", ["auto", "lp"])
+    n_jobs = check_n_jobs(n_jobs)
     if method == "lp" and cls not in _LP:
         raise ValueError(f"method='lp' applies to 'halfspace' and 'disc', got "
                          f"hypothesis_class={cls!r}; use method='auto'.")
