@@ -21,7 +21,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import _num_samples, check_array, column_or_1d
 
 from .._validation import as_random_state, check_bool, check_int, check_option, check_real
-from .._validation import check_random_state as _check_seed
+from .._validation import check_array as _check_numeric, check_random_state as _check_seed
 
 
 # -- blocked r x 2 cross-validation -----------------------------------------
@@ -213,10 +213,15 @@ def loo_residuals_linear(X, y):
     >>> np.round(loo_residuals_linear(X, np.array([0.1, 0.9, 2.2, 3.9])), 4)
     array([ 0.05  , -0.2167,  0.2462, -0.3167])
     """
-    X = check_array(X, ensure_min_samples=2)
-    y = column_or_1d(y).astype(float)
+    X = _check_numeric(X, "X", ndim=2)
+    if len(X) < 2:
+        raise ValueError(f"X must have at least 2 rows for leave-one-out, got {len(X)}.")
+    y = _check_numeric(y, "y", ndim=1)
     if len(y) != len(X):
         raise ValueError(f"X and y must have as many rows, got {len(X)} and {len(y)}.")
+    if max(np.abs(X).max(initial=0.0), np.abs(y).max(initial=0.0)) > 1e150:
+        raise ValueError("X and y must lie within [-1e150, 1e150]: squared residuals of "
+                         "larger values overflow; rescale them.")
     design = np.column_stack([np.ones(len(X)), X])
     norms = np.linalg.norm(design, axis=0)
     U, s, _ = np.linalg.svd(design / np.where(norms > 0, norms, 1.0), full_matrices=False)
@@ -315,6 +320,9 @@ def fold_assignment(cv, n_samples, y=None):
            [0, 0, 0, 0, 1, 1]])
     """
     n = check_int(n_samples, "n_samples", low=1)
+    if not hasattr(cv, "split"):
+        raise TypeError(f"cv must be a splitter with a split(X, y) method (such as "
+                        f"sklearn.model_selection.KFold(5)), got cv={cv!r}.")
     rows = []
     for train, test in cv.split(np.zeros((n, 1)), y):
         row = np.full(n, -1)
