@@ -17,7 +17,8 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_X_y
 
 from .._parallel import parallel_map
-from .._validation import check_int, check_int_array, check_option, check_random_state
+from .._validation import (check_int, check_int_array, check_labels, check_option,
+                           check_random_state)
 
 _WHY_B = "it is the number of bootstrap samples drawn"
 
@@ -195,6 +196,10 @@ def _check_loss(loss, y):
             raise ValueError("loss must return one finite number, the mean loss over the samples, "
                              f"got {value!r} from loss(y, y).")
         values.append(float(value))
+    if values[0] == values[1] and values[0] > 1e-6:  # y has one class: no shifted prediction
+        raise ValueError(f"loss must be an error (lower is better, 0 for a perfect fit), but "
+                         f"loss(y, y) = {values[0]:g}: it behaves like a score such as accuracy. "
+                         "Pass an error, e.g. lambda y, p: 1 - accuracy_score(y, p).")
     if values[0] > values[1]:
         raise ValueError(f"loss must be an error (lower is better), but loss(y, y) = {values[0]:g} "
                          f"exceeds loss(y, shifted y) = {values[1]:g}: it behaves like a score such "
@@ -276,6 +281,7 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     True
     """
     X, y = check_X_y(X, y, accept_sparse=True, dtype=None, ensure_all_finite=False)
+    check_labels(y, "y")
     loss = _check_loss(loss, y)
     m = len(y)
     idx = bootstrap_indices(m, n_resamples, random_state)
