@@ -144,7 +144,11 @@ def degree_curves(x, y, degrees, *, n_splits=10, random_state=None):
         with user_errors("x", "the degree is too high for these x"):
             coef = np.linalg.lstsq(X, y, rcond=None)[0]
         train.append(np.mean((y - X @ coef) ** 2))
-        cv.append(np.mean(_split_errors(X, y, tests)))
+        try:
+            cv.append(np.mean(_split_errors(X, y, tests)))
+        except ValueError as error:  # too few distinct x in a training fold for this degree
+            raise ValueError(f"degrees holds {degree}, too high for these x with "
+                             f"n_splits={n_splits}: {error}") from None
     return np.array(train), np.array(cv)
 
 

@@ -179,18 +179,23 @@ def _check_labels(labels, n):
 
 
 # -- one labeling: closed forms and linear programs -------------------------
+def _step(value):
+    """1, or a relative step where adding 1 to ``value`` would be lost to rounding."""
+    return np.maximum(1.0, 1e-6 * np.abs(value))
+
+
 def _threshold_witness(X, y):
     x, pos, neg = X[:, 0], X[y == 1, 0], X[y == 0, 0]
     if not pos.size:
-        return Threshold(float(x.max() + 1))
+        return Threshold(float(x.max() + _step(x.max())))
     if not neg.size:
-        return Threshold(float(x.min() - 1))
+        return Threshold(float(x.min() - _step(x.min())))
     return Threshold(float(pos.min() + neg.max()) / 2) if pos.min() > neg.max() else None
 
 
 def _interval_witness(X, y):
     x, pos, neg = X[:, 0], X[y == 1, 0], X[y == 0, 0]
-    pad = 0.1 * (np.ptp(x) or 1.0)
+    pad = 0.1 * (np.ptp(x) or _step(x.max()))
     if not pos.size:
         return Interval(float(x.max() + pad), float(x.max() + 2 * pad))
     lo, hi = pos.min(), pos.max()
@@ -203,7 +208,7 @@ def _interval_witness(X, y):
 
 
 def _rectangle_witness(X, y):
-    pad = 0.1 * (np.ptp(X, axis=0).max() or 1.0)
+    pad = 0.1 * (np.ptp(X, axis=0).max() or _step(np.abs(X).max()))
     pos, neg = X[y == 1], X[y == 0]
     if not pos.size:
         corner = X.max(axis=0) + pad
@@ -244,7 +249,7 @@ def _halfspace_lp_witness(X, y):
 
 
 def _far_disc(X):
-    size = np.ptp(X, axis=0).max() + 1.0
+    size = np.ptp(X, axis=0).max() + _step(np.abs(X).max())
     return Disc(X.max(axis=0) + 2 * size, 0.5 * size)
 
 
