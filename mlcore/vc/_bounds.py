@@ -31,8 +31,12 @@ def _log_sauer(m, d):
     m = np.asarray(m, dtype=float)
     i = np.arange(d + 1)[:, None] * np.ones(m.shape).ravel()[None]
     mm = m.ravel()[None]
-    terms = np.where(i <= mm, gammaln(mm + 1) - gammaln(i + 1) - gammaln(np.maximum(mm - i, 0) + 1),
-                     -np.inf)
+    # log C(m, i) = sum_{j < i} log(m - j) - log i!: no cancellation between two huge
+    # gammaln values, so it stays accurate for m far beyond 1e10
+    with np.errstate(divide="ignore", invalid="ignore"):
+        steps = np.log(np.maximum(mm - np.arange(d)[:, None], 0.0))
+    log_falling = np.vstack([np.zeros_like(mm), np.cumsum(steps, axis=0)])
+    terms = np.where(i <= mm, log_falling - gammaln(i + 1), -np.inf)
     return logsumexp(terms, axis=0).reshape(m.shape)
 
 

@@ -157,7 +157,7 @@ def witness_hypotheses(points, *, hypothesis_class, method="auto", n_jobs=None):
     elif method == "auto" and cls == "disc" and len(unique) > 0:
         # the arrangement works in absolute units: solve it on standardized points, map back
         mean = unique.mean(axis=0)
-        scale = np.abs(unique - mean).max() or 1.0
+        scale = np.abs(unique - mean).max() or max(1.0, 1e-6 * np.abs(mean).max())
         found = {k: Disc(h.center * scale + mean, h.radius * scale)
                  for k, h in _disc_arrangement((unique - mean) / scale).items()}
         found = {k: h for k, h in found.items()
