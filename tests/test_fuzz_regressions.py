@@ -332,3 +332,25 @@ def test_validation_helpers():
     with pytest.raises(ValueError, match="X is not usable"):
         with user_errors("X"):
             np.linalg.inv(np.zeros((2, 2)))
+
+
+def test_A8_linear_extreme_x_is_refused():
+    from mlcore.linear import LogisticRegressionGD, logistic_loss
+    with pytest.raises(ValueError, match="X"):
+        logistic_loss([0.0] * 3, [[1e308, 1.0]], [1])
+    with pytest.raises(ValueError, match="X"):
+        logistic_loss([0.0] * 3, [[1e200, 1.0]], [1])
+    with pytest.raises(ValueError, match="X"):
+        LogisticRegressionGD().fit(np.array([[1e308, 0.0], [0.0, 1e308]]), [0, 1])
+
+
+def test_A8_vc_bound_gap_accurate_for_huge_m():
+    m = 42_164_705_520
+    exact = math.sqrt(32 * (math.log(8 / 0.5) + math.log(1 + m)) / m)
+    assert vc_bound_gap(1, m, 0.5) == pytest.approx(exact, rel=1e-12)
+
+
+def test_A8_linear_extreme_theta_is_refused():
+    from mlcore.linear import logistic_loss
+    with pytest.raises(ValueError, match="theta"):
+        logistic_loss([1e308] * 3, [[1.0, 1.0]], [1])

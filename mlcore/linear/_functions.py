@@ -131,16 +131,25 @@ def _design(X):
     return np.column_stack([np.ones(X.shape[0]), X])
 
 
+_LARGEST = 1e150  # |x| and |theta| above this make X @ theta overflow
+
+
 def _check_problem(theta, X, y, theta_name="theta"):
     X = check_array(X, "X", allow_nan=True)
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (m samples by n features), got shape {X.shape}.")
     if not np.isfinite(X).all():
         raise ValueError("X must be finite, got NaN or inf; remove or impute those values.")
+    if np.abs(X).max(initial=0.0) > _LARGEST:
+        raise ValueError(f"X must lie within [-{_LARGEST:g}, {_LARGEST:g}] (X @ theta would "
+                         f"overflow), got largest |x| {np.abs(X).max():g}; standardize X.")
     y = _check_labels01(y, "y", X.shape[0])
     theta = check_array(theta, theta_name, allow_nan=True)
     if not np.isfinite(theta).all():
         raise ValueError(f"{theta_name} must be finite, got {theta!r}; {_THETA_WHY}.")
+    if np.abs(theta).max(initial=0.0) > _LARGEST:
+        raise ValueError(f"{theta_name} must lie within [-{_LARGEST:g}, {_LARGEST:g}] "
+                         f"(X @ theta would overflow), got {theta!r}.")
     if theta.shape != (X.shape[1] + 1,):
         raise ValueError(f"{theta_name} must have shape ({X.shape[1] + 1},) for X with {X.shape[1]} "
                          f"features, got shape {theta.shape}; {_THETA_WHY}.")
