@@ -354,3 +354,12 @@ def test_A8_linear_extreme_theta_is_refused():
     from mlcore.linear import logistic_loss
     with pytest.raises(ValueError, match="theta"):
         logistic_loss([1e308] * 3, [[1.0, 1.0]], [1])
+
+
+def test_A8_bootstrap_extreme_data_is_refused():
+    from mlcore.bootstrap import bootstrap_distribution, bootstrap_interval
+    data = np.array([1e308, 1.2e308, 0.9e308])
+    with pytest.raises(ValueError, match="data"):
+        bootstrap_distribution(np.mean, data, 10, random_state=0)
+    with pytest.raises(ValueError, match="data"):
+        bootstrap_interval(np.mean, data, 10, random_state=0)

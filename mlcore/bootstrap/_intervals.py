@@ -50,7 +50,10 @@ def _evaluate(statistic, samples, vectorized):
 def _prepare(statistic, data, vectorized):
     if not callable(statistic):
         raise TypeError(f"statistic must be a function of a sample, got statistic={statistic!r}.")
-    check_array(data, "data", why="it holds the observations along its first axis")
+    values = check_array(data, "data", why="it holds the observations along its first axis")
+    if np.abs(values).max(initial=0.0) > 1e150:  # sums of such values overflow to inf
+        raise ValueError(f"data must lie within [-1e150, 1e150], got largest |value| "
+                         f"{np.abs(values).max():g}; rescale the data.")
     data = np.asarray(data)
     if data.ndim == 0 or len(data) < 2:
         raise ValueError(f"data must hold at least 2 observations along its first axis, got "
