@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from joblib import Parallel, delayed
 
-from ._validation import quiet
+from ._validation import check_n_jobs, quiet
 
 __all__ = ["parallel_map", "progress"]
 
@@ -56,6 +56,7 @@ def parallel_map(func, items, *, n_jobs=None, desc: str | None = None) -> list:
     >>> parallel_map(abs, [-1, 2, -3])
     [1, 2, 3]
     """
+    n_jobs = check_n_jobs(n_jobs)
     items = list(items)
     bar = progress(range(len(items)), total=len(items), desc=desc)
     if n_jobs in (None, 1):

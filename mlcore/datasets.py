@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-from ._validation import check_option
+from ._validation import check_bool, check_option
 
 __all__ = ["load_wholesale", "load_wine_quality", "load_sms_spam", "read_data_file"]
 
@@ -66,17 +66,22 @@ def read_data_file(name: str, **read_csv_kwargs) -> pd.DataFrame:
     (440, 8)
     """
     folder = resources.files("mlcore") / "data"
-    available = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
-    if name not in available:
-        raise ValueError(f"name must be a file of mlcore/data, one of {available}, got name={name!r}.")
+    available = sorted(p.name for p in folder.iterdir()
+                       if not p.name.startswith(".") and p.suffix in (".csv", ".tsv"))
+    if not isinstance(name, str) or name not in available:
+        raise ValueError(f"name must be a file of mlcore/data, one of {available}, "
+                         f"got name={name!r}.")
     with resources.as_file(folder / name) as path:
-        return pd.read_csv(path, **read_csv_kwargs)
+        try:
+            return pd.read_csv(path, **read_csv_kwargs)
+        except (pd.errors.ParserError, UnicodeDecodeError) as error:
+            raise ValueError(f"read_csv_kwargs do not fit {name}: {error}") from None
 
 
 def _finish(frame, features, target, target_names, descr, return_X_y):
     X = frame[features].to_numpy(dtype=float)
     y = np.asarray(target)
-    if return_X_y:
+    if check_bool(return_X_y, "return_X_y"):
         return X, y
     return Bunch(data=X, target=y, feature_names=list(features),
                  target_names=np.asarray(target_names), frame=frame, DESCR=descr)
@@ -156,8 +161,7 @@ def load_wine_quality(color: str = "red", *, binary: bool = False, return_X_y: b
     ['quality <= 5', 'quality > 5']
     """
     check_option(color, "color", ["red", "white"])
-    if not isinstance(binary, bool):
-        raise TypeError(f"binary must be True or False, got binary={binary!r}.")
+    binary = check_bool(binary, "binary")
     frame = read_data_file(f"winequality-{color}.csv")
     features = [c for c in frame.columns if c != "quality"]
     quality = frame["quality"].to_numpy()

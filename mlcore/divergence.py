@@ -24,7 +24,8 @@ from matplotlib.ticker import NullLocator
 from scipy.linalg import cho_factor, cho_solve
 
 from ._parallel import parallel_map
-from ._validation import check_int, check_option, check_real
+from ._validation import (as_generator, check_array, check_bool, check_int, check_int_array,
+                          check_option, check_random_state, check_real)
 from .widgets import InteractiveFigure
 
 __all__ = ["gaussian_kl", "symmetric_gaussian_kl", "max_n_folds", "kfold_kl_curve",
@@ -37,8 +38,8 @@ _CHUNK = 4096           # folds handled at once by the vectorized Cholesky
 
 # --------------------------------------------------------------------------- closed forms
 def _check_gaussian(mean, cov, name):
-    mean = np.asarray(mean, dtype=float)
-    cov = np.atleast_2d(np.asarray(cov, dtype=float))
+    mean = check_array(mean, f"mean_{name}", allow_nan=True)
+    cov = np.atleast_2d(check_array(cov, f"cov_{name}", allow_nan=True))
     if mean.ndim != 1 or cov.shape != (mean.size, mean.size):
         raise ValueError(f"mean_{name} must be a vector of length d and cov_{name} a (d, d) matrix, "
                          f"got shapes {mean.shape} and {cov.shape}.")
@@ -149,7 +150,7 @@ def _stratified_order(order, y, rng):
 
 
 def _orders(n_samples, y, n_repeats, stratify, random_state):
-    rng = np.random.default_rng(random_state)
+    rng = as_generator(random_state)
     orders = []
     for _ in range(n_repeats):
         order = rng.permutation(n_samples)
@@ -361,20 +362,25 @@ def kfold_kl_curve(X, Ks, y=None, n_repeats=1, stratify=False, shrinkage=None,
     >>> bool(np.all(np.diff(curve) > 0))          # more folds, more different parts
     True
     """
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] < 4:
-        raise ValueError(f"X must be a 2-D array with at least 4 rows, got shape {X.shape}.")
+    X = check_array(X, "X", allow_nan=True)
+    if X.ndim != 2 or X.shape[0] < 4 or X.shape[1] < 1:
+        raise ValueError(f"X must be a 2-D array with at least 4 rows and 1 column, got shape "
+                         f"{X.shape}.")
     if not np.all(np.isfinite(X)):
         raise ValueError("X contains NaN or infinity; remove or impute those entries first.")
     m, d = X.shape
     Ks = np.atleast_1d(np.asarray(Ks))
     if Ks.ndim != 1 or Ks.size == 0 or not np.issubdtype(Ks.dtype, np.integer):
         raise ValueError(f"Ks must be a non-empty sequence of integers, got Ks={Ks!r}.")
+    Ks = Ks.astype(np.int64) if Ks.max() < 2 ** 63 else Ks  # uint8 / uint64 Ks are fine
     for K in Ks.tolist():
         check_int(K, "Ks", low=2, high=m, why="each K is a number of folds, from 2 to n_samples")
     check_option(shrinkage, "shrinkage", [None, "ledoit-wolf"])
     check_option(method, "method", ["prefix", "naive"])
     n_repeats = check_int(n_repeats, "n_repeats", low=1)
+    stratify = check_bool(stratify, "stratify")
+    return_repeats = check_bool(return_repeats, "return_repeats")
+    check_random_state(random_state)
     smallest = m // int(Ks.max())
     needed = 3 if shrinkage else d + 1
     if smallest < needed:
@@ -390,9 +396,14 @@ def kfold_kl_curve(X, Ks, y=None, n_repeats=1, stratify=False, shrinkage=None,
         if y is None:
             raise ValueError("stratify=True needs the class labels y.")
         y = np.asarray(y)
+        if y.dtype.kind in "fc" and not np.isfinite(y).all():
+            raise ValueError("y must hold finite class labels, got NaN or infinity.")
         if y.shape != (m,):
             raise ValueError(f"y must have shape ({m},) like the rows of X, got {y.shape}.")
     std = X.std(axis=0)
+    if np.any(std == 0) and np.all(np.ptp(X, axis=0) > 0):
+        raise ValueError(f"X has columns whose spread underflows (largest |x| "
+                         f"{np.abs(X).max():g}); rescale X.")
     if np.any(std == 0):
         raise ValueError(f"X has constant columns {np.flatnonzero(std == 0).tolist()}: "
                          "their covariance is singular; drop them.")
@@ -428,16 +439,22 @@ def regularized_kl_criterion(curve, Ks, lam, penalty=None):
     >>> regularized_kl_criterion([1.0, 2.0], [2, 3], lam=np.exp(2)).round(3)
     array([2.   , 2.368])
     """
-    curve = np.asarray(curve, dtype=float)
+    curve = check_array(curve, "curve", allow_nan=True)
+    Ks = check_int_array(Ks, "Ks", low=1, why="each K is a number of folds")
     Ks = np.asarray(Ks)
     if curve.ndim != 1 or curve.shape != Ks.shape:
         raise ValueError(f"curve and Ks must be 1-D of the same length, got shapes "
                          f"{curve.shape} and {Ks.shape}.")
     if not np.all(np.isfinite(curve)):
         raise ValueError("curve contains NaN or infinity; every D_AKL value must be finite.")
-    lams = np.asarray(lam, dtype=float)
-    for value in np.atleast_1d(lams).tolist():
+    if isinstance(lam, (bool, np.bool_, str, bytes)) or (
+            np.ndim(lam) and np.asarray(lam).dtype.kind not in "iuf"):
+        raise TypeError(f"lam must be a real number or an array of them, got lam={lam!r}.")
+    for value in np.atleast_1d(np.asarray(lam, dtype=object)).ravel().tolist():
         check_real(value, "lam", low=0.0, why="it is the weight of the penalty on few folds")
+    lams = np.asarray(lam, dtype=float)
+    if penalty is not None and not callable(penalty):
+        raise TypeError(f"penalty must be None or a function of the Ks, got penalty={penalty!r}.")
     f = np.exp(-Ks.astype(float)) if penalty is None else np.asarray(penalty(Ks), dtype=float)
     if f.shape != Ks.shape or not np.all(np.isfinite(f)):
         raise ValueError("penalty(Ks) must return one finite value per K.")
@@ -506,6 +523,10 @@ class KLCriterionFigure(InteractiveFigure):
                 Ks = np.arange(2, min(30, max_n_folds(*X.shape)) + 1)
                 curves[name] = (Ks, kfold_kl_curve(X, Ks, y, n_repeats=n_repeats, stratify=True,
                                                    random_state=random_state))
+        if not isinstance(curves, dict) or not curves:
+            raise ValueError("curves must be a non-empty dict {name: (Ks, curve)}, got "
+                             f"curves={curves!r}.")
+        check_int(n_repeats, "n_repeats", low=1)
         self.curves = {name: (np.asarray(Ks), np.asarray(c, dtype=float))
                        for name, (Ks, c) in curves.items()}
         super().__init__(**kwargs)

@@ -40,6 +40,8 @@ from matplotlib.animation import FuncAnimation
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ._validation import check_real
+
 __all__ = ["InteractiveFigure", "strip_cdn_links"]
 
 _CDN_LINK = re.compile(r"<link[^>]+href=[\"']https?://[^\"']+[\"'][^>]*>\s*", re.IGNORECASE)
@@ -56,6 +58,8 @@ def strip_cdn_links(html: str) -> str:
     >>> strip_cdn_links('<link rel="stylesheet" href="https://cdn.example/fa.css">\\n<div>x</div>')
     '<div>x</div>'
     """
+    if not isinstance(html, str):
+        raise TypeError(f"html must be a str, got html of type {type(html).__name__}.")
     return _CDN_LINK.sub("", html)
 
 
@@ -100,9 +104,14 @@ class InteractiveFigure(ABC):
 
     def __init__(self, *, figsize=None, dpi=None):
         if figsize is not None:
-            self.figsize = tuple(figsize)
+            if isinstance(figsize, (str, bytes)) or np.ndim(figsize) != 1 or len(figsize) != 2:
+                raise TypeError(f"figsize must be a pair (width, height) in inches, got "
+                                f"figsize={figsize!r}.")
+            self.figsize = tuple(check_real(side, "figsize", low=0.5, high=100,
+                                            why="each side is in inches")
+                                 for side in figsize)
         if dpi is not None:
-            self.dpi = int(dpi)
+            self.dpi = int(check_real(dpi, "dpi", low=10, high=1000, why="it is dots per inch"))
         # A bare Figure (not pyplot) so the inline backend never shows it twice.
         self.fig = Figure(figsize=self.figsize, dpi=self.dpi, facecolor="white",
                           layout="constrained")

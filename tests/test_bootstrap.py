@@ -36,7 +36,7 @@ def test_never_drawn_probability_increases_to_one_over_e():
 
 
 def test_never_drawn_probability_rejects_m_below_one():
-    with pytest.raises(ValueError, match="n_samples must be integers >= 1"):
+    with pytest.raises(ValueError, match="n_samples must be an integer >= 1"):
         never_drawn_probability(0)
 
 

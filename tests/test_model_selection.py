@@ -127,7 +127,7 @@ def test_blocked_errors_name_the_problem(kwargs, n, message):
 
 
 def test_blocked_parameter_errors():
-    with pytest.raises(ValueError, match="n_repeats must be an integer >= 1, got n_repeats=0"):
+    with pytest.raises(ValueError, match="n_repeats must be an integer in \\[1, 1000\\], got n_repeats=0"):
         BlockedMxTwoCV(0)
     with pytest.raises(TypeError, match="n_repeats must be an integer"):
         BlockedMxTwoCV(2.5)

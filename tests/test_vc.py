@@ -241,7 +241,7 @@ def test_bad_enumeration_requests_name_the_parameter():
         realizable_labelings([[0, 0]], hypothesis_class="disc", method="fast")
     with pytest.raises(ValueError, match="delta must be in \\(0, 1\\)"):
         vc_bound_gap(3, 100, 1.5)
-    with pytest.raises(ValueError, match="m must be a positive integer"):
+    with pytest.raises(ValueError, match="m must be an integer >= 1"):
         vc_bound_gap(3, 0, 0.05)
     with pytest.raises(ValueError, match="margin must be > 0"):
         margin_vc_bound(1.0, 0.0)

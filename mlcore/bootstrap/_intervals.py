@@ -14,7 +14,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .._validation import check_int, check_option, check_real
+from .._validation import (as_generator, check_array, check_bool, check_int, check_option,
+                           check_real)
 from ._resampling import _WHY_B, _rng, bootstrap_indices
 
 
@@ -49,10 +50,16 @@ def _evaluate(statistic, samples, vectorized):
 def _prepare(statistic, data, vectorized):
     if not callable(statistic):
         raise TypeError(f"statistic must be a function of a sample, got statistic={statistic!r}.")
+    values = check_array(data, "data", why="it holds the observations along its first axis")
+    if np.abs(values).max(initial=0.0) > 1e150:  # sums of such values overflow to inf
+        raise ValueError(f"data must lie within [-1e150, 1e150], got largest |value| "
+                         f"{np.abs(values).max():g}; rescale the data.")
     data = np.asarray(data)
     if data.ndim == 0 or len(data) < 2:
         raise ValueError(f"data must hold at least 2 observations along its first axis, got "
-                         f"shape {data.shape}.")
+                         f"data={data!r}.")
+    if vectorized is not None:
+        vectorized = check_bool(vectorized, "vectorized")
     if vectorized is None:
         vectorized = data.ndim == 1 and _takes_axis(statistic)
     return data, bool(vectorized)
@@ -95,6 +102,8 @@ def bootstrap_se(statistic, data, n_resamples=2000, random_state=None):
     >>> bool(abs(se - x.std(ddof=1) / 10) < 0.01)    # the textbook s / sqrt(m)
     True
     """
+    n_resamples = check_int(n_resamples, "n_resamples", low=2,
+                            why="a standard deviation (ddof=1) needs at least 2 replicates")
     return float(np.std(bootstrap_distribution(statistic, data, n_resamples, random_state), ddof=1))
 
 
@@ -191,13 +200,21 @@ def interval_coverage(statistic, sampler, truth, n_samples, *, n_datasets=1000, 
     n_datasets = check_int(n_datasets, "n_datasets", low=1)
     n_resamples = check_int(n_resamples, "n_resamples", low=1, why=_WHY_B)
     methods = [check_option(method, "methods", ["percentile", "basic", "BCa"]) for method in methods]
-    rng, jackknife_rows = _rng(random_state), _jackknife_indices(m)
+    if not callable(statistic) or not callable(sampler):
+        name = "statistic" if not callable(statistic) else "sampler"
+        raise TypeError(f"{name} must be a function, got {name}="
+                        f"{statistic if name == 'statistic' else sampler!r}.")
+    truth = check_real(truth, "truth", why="it is the true value the intervals should cover")
+    rng, jackknife_rows = as_generator(random_state), _jackknife_indices(m)
     alpha = (1.0 - check_real(confidence, "confidence", low=0, high=1, low_open=True,
                               high_open=True)) / 2.0
     hits = dict.fromkeys(methods, 0)
     for start in range(0, n_datasets, 100):
         k = min(100, n_datasets - start)
-        data = np.asarray(sampler(rng, (k, m)), dtype=float)
+        data = check_array(sampler(rng, (k, m)), "sampler(rng, size)", ndim=2)
+        if data.shape != (k, m):
+            raise ValueError(f"sampler(rng, size) must return an array of the requested size "
+                             f"{(k, m)}, got shape {data.shape}.")
         idx = rng.integers(0, m, size=(k, n_resamples, m))
         replicates = np.sort(statistic(data[np.arange(k)[:, None, None], idx], axis=-1), axis=1)
         theta = statistic(data, axis=-1)[:, None]

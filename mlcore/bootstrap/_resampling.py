@@ -17,19 +17,18 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_X_y
 
 from .._parallel import parallel_map
-from .._validation import check_int, check_option
+from .._validation import (check_int, check_int_array, check_labels, check_option,
+                           check_random_state)
 
 _WHY_B = "it is the number of bootstrap samples drawn"
 
 
 def _rng(random_state):
     """A numpy Generator, or the legacy RandomState passed in (to reproduce mlxtend's draws)."""
-    if random_state is None or isinstance(random_state, numbers.Integral):
-        return np.random.default_rng(random_state)
+    random_state = check_random_state(random_state)
     if isinstance(random_state, (np.random.Generator, np.random.RandomState)):
         return random_state
-    raise TypeError("random_state must be None, an int, a numpy Generator or RandomState, "
-                    f"got random_state={random_state!r}.")
+    return np.random.default_rng(random_state)
 
 
 def never_drawn_probability(n_samples):
@@ -52,11 +51,10 @@ def never_drawn_probability(n_samples):
     >>> bool(never_drawn_probability(10_000) < np.exp(-1))
     True
     """
-    m = np.asarray(n_samples)
-    if m.dtype.kind not in "iu" or np.any(m < 1):
-        raise ValueError(f"n_samples must be integers >= 1, got n_samples={n_samples!r}; "
-                         "it is the size m of the data set.")
-    return (1.0 - 1.0 / m) ** m
+    m = check_int_array(n_samples, "n_samples", low=1, why="it is the size m of the data set")
+    m = np.asarray(m, dtype=float)  # exact enough: log1p keeps (1 - 1/m)^m accurate for huge m
+    with np.errstate(divide="ignore"):  # m = 1: log1p(-1) = -inf, and the probability is 0
+        return np.exp(m * np.log1p(-1.0 / m))
 
 
 def bootstrap_indices(n_samples, n_resamples, random_state=None):
@@ -198,6 +196,10 @@ def _check_loss(loss, y):
             raise ValueError("loss must return one finite number, the mean loss over the samples, "
                              f"got {value!r} from loss(y, y).")
         values.append(float(value))
+    if values[0] == values[1] and values[0] > 1e-6:  # y has one class: no shifted prediction
+        raise ValueError(f"loss must be an error (lower is better, 0 for a perfect fit), but "
+                         f"loss(y, y) = {values[0]:g}: it behaves like a score such as accuracy. "
+                         "Pass an error, e.g. lambda y, p: 1 - accuracy_score(y, p).")
     if values[0] > values[1]:
         raise ValueError(f"loss must be an error (lower is better), but loss(y, y) = {values[0]:g} "
                          f"exceeds loss(y, shifted y) = {values[1]:g}: it behaves like a score such "
@@ -279,6 +281,7 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     True
     """
     X, y = check_X_y(X, y, accept_sparse=True, dtype=None, ensure_all_finite=False)
+    check_labels(y, "y")
     loss = _check_loss(loss, y)
     m = len(y)
     idx = bootstrap_indices(m, n_resamples, random_state)

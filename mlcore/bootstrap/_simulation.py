@@ -15,7 +15,7 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold, LeaveOneOut
 
 from .._parallel import parallel_map
-from .._validation import check_int
+from .._validation import as_generator, check_int, check_random_state, check_real
 from ..widgets import InteractiveFigure
 from ._intervals import _interval, _jackknife_indices, bootstrap_distribution
 from ._resampling import _zero_one, bootstrap_error_report, draw_counts, never_drawn_probability
@@ -34,6 +34,11 @@ def gaussian_classes(n_samples, rng, separation=1.0):
     >>> X.shape, int(y.sum())
     ((6, 2), 3)
     """
+    n_samples = check_int(n_samples, "n_samples", low=1)
+    if not isinstance(rng, (np.random.Generator, np.random.RandomState)):
+        rng = as_generator(rng, "rng")  # a seed is accepted too
+    separation = check_real(separation, "separation", low=-1e100, high=1e100,
+                            why="it is the distance between the class means")
     y = rng.permutation(np.arange(n_samples) % 2)
     X = rng.normal(size=(n_samples, 2))
     X[:, 0] += separation * y
@@ -86,6 +91,12 @@ def simulate_error_estimates(estimator, sampler, n_samples, *, n_repetitions=50,
     """
     m = check_int(n_samples, "n_samples", low=2 * check_int(n_splits, "n_splits", low=2))
     n_repetitions = check_int(n_repetitions, "n_repetitions", low=1)
+    if not callable(sampler):
+        raise TypeError(f"sampler must be a function sampler(n_samples, rng) -> (X, y), got "
+                        f"sampler={sampler!r}.")
+    random_state = check_random_state(random_state)
+    if random_state is not None and not isinstance(random_state, int):
+        random_state = int(as_generator(random_state).integers(2 ** 63))
     seeds = np.random.SeedSequence(random_state).spawn(n_repetitions)
     task = partial(_one_repetition, estimator, sampler, m, n_resamples,
                    check_int(n_test, "n_test", low=1), n_splits)

@@ -191,9 +191,19 @@ def finite_class_sample_size(k, *, gamma, delta):
     k = _k(k)
     gamma = _gamma(gamma)
     delta = _delta(delta)
-    exact = (math.log(2.0) + _log(k) - np.log(delta)) / (2.0 * np.square(gamma))
-    m = np.ceil(np.asarray(exact, dtype=float) * (1.0 - 1e-12)).astype(np.int64)
-    return int(m) if m.ndim == 0 else m
+    with np.errstate(over="ignore", divide="ignore"):
+        exact = np.asarray((math.log(2.0) + _log(k) - np.log(delta)) / (2.0 * np.square(gamma)),
+                           dtype=float)
+    if not np.isfinite(exact).all():
+        raise ValueError(f"gamma is too small to compute the sample size (above 1e308), got "
+                         f"gamma={gamma!r}; {_WHY_GAMMA}.")
+    # at least one sample; beyond int64 the sizes stay exact Python ints (an object array)
+    ceiling = np.maximum(np.ceil(exact * (1.0 - 1e-12)), 1.0)
+    if ceiling.ndim == 0:
+        return int(ceiling)
+    if ceiling.max() < 2.0 ** 63:
+        return ceiling.astype(np.int64)
+    return np.array([int(v) for v in ceiling.flat], dtype=object).reshape(ceiling.shape)
 
 
 def finite_class_gap(k, *, m, delta):

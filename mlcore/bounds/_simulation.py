@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._parallel import parallel_map
-from .._validation import check_int, check_real
+from .._validation import as_generator, check_array, check_int, check_random_state, check_real
 from ._formulas import _checked, _delta, _gamma, _k, _m, _out, finite_class_failure_bound
 
 
@@ -93,7 +93,7 @@ def sample_threshold_data(n_trials, *, m, boundary=0.37, noise=0.2, random_state
     n_trials = check_int(n_trials, "n_trials", low=1, why="it is the number of training sets")
     m = _m(m)
     boundary, noise = _check_problem(boundary, noise)
-    rng = np.random.default_rng(random_state)
+    rng = as_generator(random_state)
     X = rng.random((n_trials, m))
     y = (X >= boundary) ^ (rng.random((n_trials, m)) < noise)
     return X, y
@@ -128,9 +128,17 @@ def threshold_training_errors(X, y, thresholds):
     >>> threshold_training_errors([0.1, 0.4, 0.8], [False, True, True], [0.3, 0.6])
     array([[0.        , 0.33333333]])
     """
-    X = np.atleast_2d(np.asarray(X, dtype=float))
-    y = np.atleast_2d(np.asarray(y, dtype=bool))
-    thresholds = np.asarray(thresholds, dtype=float)
+    X = np.atleast_2d(check_array(X, "X", ndim=(1, 2)))
+    labels = np.asarray(y)
+    if labels.dtype != bool and not (labels.dtype.kind in "iuf" and np.isin(labels, (0, 1)).all()):
+        raise ValueError(f"y must hold labels True/False (or 1/0), got y of dtype {labels.dtype} "
+                         f"with values {np.unique(labels)[:5].tolist()}.")
+    y = np.atleast_2d(labels.astype(bool))
+    thresholds = check_array(thresholds, "thresholds", ndim=1)
+    for name, values in (("X", X), ("thresholds", thresholds)):
+        if values.size and (values.min() < 0 or values.max() > 1):
+            raise ValueError(f"{name} must lie in [0, 1], where the threshold problem lives, "
+                             f"got values in [{values.min():g}, {values.max():g}].")
     if X.shape != y.shape:
         raise ValueError(f"X and y must have the same shape, got X.shape={X.shape} "
                          f"and y.shape={y.shape}.")
@@ -251,8 +259,9 @@ def simulate_uniform_convergence(k, *, m, gamma=None, n_trials=1000, boundary=0.
     k, m, gamma = _k(k), _m(m), None if gamma is None else _gamma(gamma)
     n_trials = check_int(n_trials, "n_trials", low=1, why="it is the number of training sets")
     boundary, noise = _check_problem(boundary, noise)
-    if isinstance(random_state, np.random.Generator):
-        random_state = int(random_state.integers(2**63))
+    random_state = check_random_state(random_state)
+    if random_state is not None and not isinstance(random_state, int):
+        random_state = int(as_generator(random_state).integers(2**63))
     thresholds = threshold_grid(k)
     true_errors = threshold_true_errors(thresholds, boundary=boundary, noise=noise)
     # About a million numbers per block: big enough for numpy, small for memory.

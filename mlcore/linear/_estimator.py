@@ -33,6 +33,9 @@ def _validate_binary(estimator, X, y):
         raise ValueError(f"X and y must have the same number of samples, got {n_X} rows "
                          f"in X and {n_y} labels in y.")
     X, y = validate_data(estimator, X, y, dtype=np.float64)
+    if np.abs(X).max(initial=0.0) > 1e150:
+        raise ValueError(f"X must lie within [-1e150, 1e150] (the log-odds would overflow), "
+                         f"got largest |x| {np.abs(X).max():g}; standardize X.")
     check_classification_targets(y)
     estimator.classes_ = np.unique(y)
     if estimator.classes_.size < 2:

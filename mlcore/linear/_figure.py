@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.ticker import LogLocator, NullLocator
 from sklearn.exceptions import ConvergenceWarning
 
-from .._validation import check_int
+from .._validation import check_array, check_int
 from ..widgets import InteractiveFigure
 from ._estimator import LogisticRegressionGD
 from ._functions import (
@@ -65,16 +65,24 @@ class GradientDescentFigure(InteractiveFigure):
     figsize = (8.0, 3.6)
 
     def __init__(self, X=None, y=None, *, max_iter=200, figsize=None, dpi=None):
-        if X is None or y is None:
+        if (X is None) != (y is None):
+            raise ValueError("X and y must be given together (or both left out for the "
+                             f"default data), got {'y' if X is None else 'X'}=None only.")
+        if X is None:
             X, y = sample_logistic_data([-0.5, 2.0, -1.0], 200, random_state=0)
-        self.X = np.asarray(X, dtype=float)
+        self.X = check_array(X, "X")
         if self.X.ndim != 2 or self.X.shape[1] != 2:
             raise ValueError(f"X must have exactly two features to be drawn, got shape {self.X.shape}.")
         self.y = _check_labels01(y, "y", self.X.shape[0])
         self.max_iter = check_int(max_iter, "max_iter", low=1)
         with warnings.catch_warnings():
             warnings.simplefilter("error", ConvergenceWarning)
-            best = LogisticRegressionGD(tol=1e-10, max_iter=100_000).fit(self.X, self.y)
+            try:
+                best = LogisticRegressionGD(tol=1e-10, max_iter=100_000).fit(self.X, self.y)
+            except ConvergenceWarning:  # separable data: the loss has no minimizer
+                raise ValueError("X and y must not be linearly separable: the logistic loss "
+                                 "then has no minimum for the figure to show; add label "
+                                 "noise or overlapping points.") from None
         self.theta_hat = np.r_[best.intercept_, best.coef_[0]]
         self.loss_hat = logistic_loss(self.theta_hat, self.X, self.y)
         super().__init__(figsize=figsize, dpi=dpi)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int, check_real
+from .._validation import as_generator, check_array, check_int, check_real
 
 _THETA_WHY = "theta holds the intercept first, then one weight per column of X"
 
@@ -23,7 +23,8 @@ def sigmoid(z):
     Parameters
     ----------
     z : array_like
-        Log-odds, any real numbers.
+        Log-odds, any real numbers (infinities give 0 and 1, NaN gives NaN);
+        strings and other non-numbers raise ``TypeError``.
 
     Returns
     -------
@@ -37,7 +38,7 @@ def sigmoid(z):
     >>> sigmoid([-1000.0, 0.0, 2.0]).round(4)
     array([0.    , 0.5   , 0.8808])
     """
-    z = np.asarray(z, dtype=float)
+    z = check_array(z, "z", allow_nan=True)
     e = np.exp(-np.abs(z))
     out = np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
     return out[()] if out.ndim == 0 else out
@@ -66,7 +67,7 @@ def logit(p):
     ...
     ValueError: p must hold probabilities in [0, 1], got a value of 1.5.
     """
-    p = np.asarray(p, dtype=float)
+    p = check_array(p, "p", allow_nan=True)
     bad = ~((p >= 0) & (p <= 1))
     if bad.any():
         raise ValueError(f"p must hold probabilities in [0, 1], got a value of {float(p[bad].flat[0])!r}.")
@@ -114,7 +115,7 @@ def cross_entropy(y_true, y_prob):
     >>> round(cross_entropy([1, 0], [0.5, 0.5]), 4)  # log 2: a fair coin
     0.6931
     """
-    y_prob = np.asarray(y_prob, dtype=float)
+    y_prob = check_array(y_prob, "y_prob", allow_nan=True)
     y = _check_labels01(y_true, "y_true")
     if y_prob.shape != y.shape:
         raise ValueError(f"y_prob must have the shape of y_true {y.shape}, got {y_prob.shape}.")
@@ -130,18 +131,27 @@ def _design(X):
     return np.column_stack([np.ones(X.shape[0]), X])
 
 
-def _check_problem(theta, X, y):
-    X = np.asarray(X, dtype=float)
+_LARGEST = 1e150  # |x| and |theta| above this make X @ theta overflow
+
+
+def _check_problem(theta, X, y, theta_name="theta"):
+    X = check_array(X, "X", allow_nan=True)
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (m samples by n features), got shape {X.shape}.")
     if not np.isfinite(X).all():
         raise ValueError("X must be finite, got NaN or inf; remove or impute those values.")
+    if np.abs(X).max(initial=0.0) > _LARGEST:
+        raise ValueError(f"X must lie within [-{_LARGEST:g}, {_LARGEST:g}] (X @ theta would "
+                         f"overflow), got largest |x| {np.abs(X).max():g}; standardize X.")
     y = _check_labels01(y, "y", X.shape[0])
-    theta = np.asarray(theta, dtype=float)
+    theta = check_array(theta, theta_name, allow_nan=True)
     if not np.isfinite(theta).all():
-        raise ValueError(f"theta must be finite, got {theta!r}; {_THETA_WHY}.")
+        raise ValueError(f"{theta_name} must be finite, got {theta!r}; {_THETA_WHY}.")
+    if np.abs(theta).max(initial=0.0) > _LARGEST:
+        raise ValueError(f"{theta_name} must lie within [-{_LARGEST:g}, {_LARGEST:g}] "
+                         f"(X @ theta would overflow), got {theta!r}.")
     if theta.shape != (X.shape[1] + 1,):
-        raise ValueError(f"theta must have shape ({X.shape[1] + 1},) for X with {X.shape[1]} "
+        raise ValueError(f"{theta_name} must have shape ({X.shape[1] + 1},) for X with {X.shape[1]} "
                          f"features, got shape {theta.shape}; {_THETA_WHY}.")
     return theta, _design(X), y
 
@@ -295,7 +305,7 @@ def gradient_descent_path(X, y, learning_rate, n_iter, *, theta0=None):
     True
     """
     theta0 = np.zeros(np.shape(X)[1] + 1) if theta0 is None and np.ndim(X) == 2 else theta0
-    theta0, X1, y = _check_problem(theta0, X, y)
+    theta0, X1, y = _check_problem(theta0, X, y, "theta0")
     learning_rate = check_real(learning_rate, "learning_rate", low=0, low_open=True,
                                why="it is the step size of gradient descent")
     n_iter = check_int(n_iter, "n_iter", low=0, why="it is the number of gradient steps")
@@ -331,12 +341,12 @@ def sample_logistic_data(theta, n_samples, *, random_state=None):
     >>> X.shape, y.shape, sorted(set(y.tolist())) <= [0, 1]
     ((5, 2), (5,), True)
     """
-    theta = np.asarray(theta, dtype=float)
+    theta = check_array(theta, "theta", allow_nan=True)
     if theta.ndim != 1 or theta.size < 2 or not np.isfinite(theta).all():
         raise ValueError(f"theta must be a finite 1-D array of length >= 2, got {theta!r}; "
                          f"{_THETA_WHY}.")
     n_samples = check_int(n_samples, "n_samples", low=1, why="it is the number of samples m")
-    rng = np.random.default_rng(random_state)
+    rng = as_generator(random_state)
     X = rng.standard_normal((n_samples, theta.size - 1))
     y = (rng.random(n_samples) < sigmoid(theta[0] + X @ theta[1:])).astype(int)
     return X, y

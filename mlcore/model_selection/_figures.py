@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_int
 from ..widgets import InteractiveFigure
 from ._splitters import fold_assignment, make_splitter
 from ._study import degree_curves, legendre_design, sine_regression, sine_target
@@ -90,6 +91,7 @@ class DegreeSelectionFigure(InteractiveFigure):
     max_degree = 12
 
     def __init__(self, n_samples=30, noise=0.3, random_state=0, **kwargs):
+        check_int(n_samples, "n_samples", low=10, why="the curves use 10-fold cross-validation")
         self.x, self.y = sine_regression(n_samples, noise=noise, random_state=random_state)
         self.noise = noise
         super().__init__(**kwargs)

@@ -20,10 +20,14 @@ from sklearn.model_selection._split import BaseCrossValidator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import _num_samples, check_array, column_or_1d
 
-from .._validation import check_int, check_option, check_real
+from .._validation import as_random_state, check_bool, check_int, check_option, check_real
+from .._validation import check_array as _check_numeric, check_random_state as _check_seed
 
 
 # -- blocked r x 2 cross-validation -----------------------------------------
+_MAX_REPEATS = 1000  # the design of r repeats has about 2 r^2 entries
+
+
 def two_level_design(n_repeats):
     """The two-level orthogonal array behind blocked ``n_repeats`` x 2 CV.
 
@@ -36,7 +40,8 @@ def two_level_design(n_repeats):
     Parameters
     ----------
     n_repeats : int
-        Number r of two-fold replications, r >= 1.
+        Number r of two-fold replications, 1 <= r <= 1000 (the design has
+        about 2 r^2 entries).
 
     Returns
     -------
@@ -50,12 +55,16 @@ def two_level_design(n_repeats):
            [0, 1, 1],
            [1, 1, 0]])
     """
-    r = check_int(n_repeats, "n_repeats", low=1, why="it is the number of two-fold replications")
+    r = check_int(n_repeats, "n_repeats", low=1, high=_MAX_REPEATS,
+                  why="it is the number of two-fold replications")
     q = max(1, math.ceil(math.log2(r + 1)))
     blocks = np.arange(2 ** q)[:, None]
     forms = np.arange(1, r + 1)[None, :]
     bits = np.bitwise_and(blocks, forms)
-    return np.array([[bin(v).count("1") % 2 for v in row] for row in bits])
+    parity = np.zeros_like(bits)
+    for shift in range(q):  # parity of the set bits, vectorized over the whole table
+        parity ^= (bits >> shift) & 1
+    return parity
 
 
 @lru_cache(maxsize=None)
@@ -124,7 +133,11 @@ class BlockedMxTwoCV(BaseCrossValidator):
         self.shuffle = shuffle
         self.stratify = stratify
         self.random_state = random_state
-        check_int(n_repeats, "n_repeats", low=1, why="it is the number of two-fold replications")
+        check_int(n_repeats, "n_repeats", low=1, high=_MAX_REPEATS,
+                  why="it is the number of two-fold replications")
+        check_bool(shuffle, "shuffle")
+        check_bool(stratify, "stratify")
+        _check_seed(random_state)
         if not shuffle and random_state is not None:
             raise ValueError(f"random_state={random_state!r} has no effect when shuffle=False; "
                              "leave it at None or set shuffle=True.")
@@ -143,7 +156,7 @@ class BlockedMxTwoCV(BaseCrossValidator):
         if n < n_blocks:
             raise ValueError(f"n_repeats={self.n_repeats} needs {n_blocks} blocks, so at least "
                              f"{n_blocks} samples, got n_samples={n}; use fewer repeats.")
-        rng = check_random_state(self.random_state)
+        rng = as_random_state(self.random_state)
         order = rng.permutation(n) if self.shuffle else np.arange(n)
         extra = list(_extra_blocks(self.n_repeats, n % n_blocks))
         blocks = np.r_[extra, np.setdiff1d(np.arange(n_blocks), extra)].astype(int)
@@ -200,10 +213,15 @@ def loo_residuals_linear(X, y):
     >>> np.round(loo_residuals_linear(X, np.array([0.1, 0.9, 2.2, 3.9])), 4)
     array([ 0.05  , -0.2167,  0.2462, -0.3167])
     """
-    X = check_array(X, ensure_min_samples=2)
-    y = column_or_1d(y).astype(float)
+    X = _check_numeric(X, "X", ndim=2)
+    if len(X) < 2:
+        raise ValueError(f"X must have at least 2 rows for leave-one-out, got {len(X)}.")
+    y = _check_numeric(y, "y", ndim=1)
     if len(y) != len(X):
         raise ValueError(f"X and y must have as many rows, got {len(X)} and {len(y)}.")
+    if max(np.abs(X).max(initial=0.0), np.abs(y).max(initial=0.0)) > 1e150:
+        raise ValueError("X and y must lie within [-1e150, 1e150]: squared residuals of "
+                         "larger values overflow; rescale them.")
     design = np.column_stack([np.ones(len(X)), X])
     norms = np.linalg.norm(design, axis=0)
     U, s, _ = np.linalg.svd(design / np.where(norms > 0, norms, 1.0), full_matrices=False)
@@ -268,6 +286,11 @@ def make_splitter(scheme, *, n_splits=10, n_repeats=10, test_size=0.3, shuffle=T
     K = check_int(n_splits, "n_splits", low=2 if "K-fold" in scheme else 1)
     r = check_int(n_repeats, "n_repeats", low=1)
     check_real(test_size, "test_size", low=0, high=1, low_open=True, high_open=True)
+    shuffle = check_bool(shuffle, "shuffle")
+    random_state = _check_seed(random_state)
+    if random_state is not None and not isinstance(random_state, (int, np.random.RandomState)) \
+            or isinstance(random_state, int) and random_state >= 2 ** 32:
+        random_state = as_random_state(random_state)  # scikit-learn takes only these two
     seed = random_state if shuffle else None
     return {
         "hold-out": lambda: ShuffleSplit(1, test_size=test_size, random_state=random_state),
@@ -297,6 +320,9 @@ def fold_assignment(cv, n_samples, y=None):
            [0, 0, 0, 0, 1, 1]])
     """
     n = check_int(n_samples, "n_samples", low=1)
+    if not hasattr(cv, "split"):
+        raise TypeError(f"cv must be a splitter with a split(X, y) method (such as "
+                        f"sklearn.model_selection.KFold(5)), got cv={cv!r}.")
     rows = []
     for train, test in cv.split(np.zeros((n, 1)), y):
         row = np.full(n, -1)

@@ -18,14 +18,19 @@ from sklearn.model_selection import KFold
 from sklearn.utils.validation import check_array, column_or_1d
 
 from .._parallel import parallel_map
-from .._validation import check_int, check_real
+from .._validation import (as_generator, as_random_state, check_array as _check_array, check_int,
+                           check_random_state, check_real, user_errors)
 from ._splitters import loo_mse_linear, make_splitter
 
 
 # -- polynomial regression data and its cross-validation --------------------
 def sine_target(x):
     """The regression function of the chapter's examples, sin(pi x) on [-1, 1]."""
-    return np.sin(np.pi * np.asarray(x, dtype=float))
+    x = _check_array(x, "x")
+    if np.abs(x).max(initial=0.0) > 1e300:
+        raise ValueError(f"x must lie within [-1e300, 1e300] (pi x must not overflow), got "
+                         f"largest |x| {np.abs(x).max():g}.")
+    return np.sin(np.pi * x)
 
 
 def sine_regression(n_samples, *, noise=0.3, random_state=None):
@@ -38,8 +43,9 @@ def sine_regression(n_samples, *, noise=0.3, random_state=None):
     ((5,), True)
     """
     n = check_int(n_samples, "n_samples", low=1)
-    noise = check_real(noise, "noise", low=0, why="it is the standard deviation of the noise")
-    rng = np.random.default_rng(random_state)
+    noise = check_real(noise, "noise", low=0, high=1e100,
+                       why="it is the standard deviation of the noise")
+    rng = as_generator(random_state)
     x = rng.uniform(-1.0, 1.0, n)
     return x, sine_target(x) + noise * rng.standard_normal(n)
 
@@ -55,7 +61,7 @@ def legendre_design(x, degree):
     array([[ 1.   ,  0.5  , -0.125]])
     """
     degree = check_int(degree, "degree", low=0)
-    return np.polynomial.legendre.legvander(np.asarray(x, dtype=float), degree)
+    return np.polynomial.legendre.legvander(_check_array(x, "x", ndim=(0, 1)), degree)
 
 
 def cv_split_errors(X, y, cv):
@@ -71,24 +77,41 @@ def cv_split_errors(X, y, cv):
     >>> np.round(cv_split_errors(X, 2 * X[:, 1], KFold(4)), 12)
     array([0., 0., 0., 0.])
     """
-    X = check_array(X)
-    y = column_or_1d(y).astype(float)
-    return _split_errors(X, y, _test_masks(cv, X, y))
+    X = _check_array(X, "X", ndim=2, min_length=1)
+    y = _check_array(y, "y", ndim=1, length=len(X), why="it holds one target per row of X")
+    if not hasattr(cv, "split"):
+        raise TypeError(f"cv must be a splitter with a split(X, y) method (such as "
+                        f"sklearn.model_selection.KFold(5)), got cv={cv!r}.")
+    tests, trains = _test_masks(cv, X, y, with_trains=True)
+    return _split_errors(X, y, tests, trains)
 
 
-def _test_masks(cv, X, y=None):
-    """Boolean (n_splits, n_samples) array, True on each split's test samples."""
+def _test_masks(cv, X, y=None, *, with_trains=False):
+    """(n_splits, n_samples) array, True on each split's test samples.
+
+    With ``with_trains``, also the number of times each sample is in each split's
+    training set (a bootstrap splitter repeats samples), as floats."""
     splits = list(cv.split(X, y))
     tests = np.zeros((len(splits), len(X)), dtype=bool)
-    for row, (_, test) in zip(tests, splits):
+    trains = np.zeros((len(splits), len(X)))
+    for row, train_row, (train, test) in zip(tests, trains, splits):
         row[test] = True
-    return tests
+        np.add.at(train_row, np.asarray(train, dtype=int), 1.0)
+    return (tests, trains) if with_trains else tests
 
 
-def _split_errors(X, y, tests):
-    trains = ~tests
+def _split_errors(X, y, tests, trains=None):
+    """Least squares fitted on each split's training rows (weighted by their count), test MSE."""
+    trains = ~tests if trains is None else np.sqrt(trains)  # sqrt(count): a repeated row
     Q, R = np.linalg.qr(trains[:, :, None] * X[None])
-    coef = np.linalg.solve(R, np.einsum("smp,sm->sp", Q, trains * y)[..., None])[..., 0]
+    diagonal = np.abs(np.diagonal(R, axis1=1, axis2=2))
+    if X.shape[1] and not (diagonal > 1e-12 * max(diagonal.max(), 1e-300)).all():
+        split = int(np.flatnonzero(~(diagonal > 1e-12 * diagonal.max()).all(axis=1))[0])
+        raise ValueError(f"X restricted to the training rows of split {split} does not have full "
+                         f"column rank ({X.shape[1]} columns): least squares has no unique fit; "
+                         "use fewer columns or more training rows.")
+    with user_errors("X", "least squares needs a full-rank design"):
+        coef = np.linalg.solve(R, np.einsum("smp,sm->sp", Q, trains * y)[..., None])[..., 0]
     squared = (y[None] - coef @ X.T) ** 2
     return np.sum(tests * squared, axis=1) / tests.sum(axis=1)
 
@@ -103,14 +126,29 @@ def degree_curves(x, y, degrees, *, n_splits=10, random_state=None):
     >>> bool(np.all(np.diff(train) <= 1e-12)), bool(np.all(cv >= train))
     (True, True)
     """
-    folds = KFold(check_int(n_splits, "n_splits", low=2), shuffle=True, random_state=random_state)
+    x = _check_array(x, "x", ndim=1)
+    y = _check_array(y, "y", ndim=1, length=len(x), why="it holds one target per x")
+    n_splits = check_int(n_splits, "n_splits", low=2, high=max(2, len(x)),
+                         why="each fold needs a sample")
+    if isinstance(degrees, (str, bytes)) or not np.iterable(degrees):
+        raise TypeError(f"degrees must be a sequence of integers, got degrees={degrees!r}.")
+    degrees = [check_int(d, "degrees", low=0) for d in degrees]
+    random_state = check_random_state(random_state)
+    if random_state is not None and not isinstance(random_state, int):
+        random_state = as_random_state(random_state)  # KFold takes an int or a RandomState
+    folds = KFold(n_splits, shuffle=True, random_state=random_state)
     train, cv = [], []
-    tests = _test_masks(folds, np.asarray(x))
+    tests = _test_masks(folds, x)
     for degree in degrees:
         X = legendre_design(x, degree)
-        coef = np.linalg.lstsq(X, y, rcond=None)[0]
+        with user_errors("x", "the degree is too high for these x"):
+            coef = np.linalg.lstsq(X, y, rcond=None)[0]
         train.append(np.mean((y - X @ coef) ** 2))
-        cv.append(np.mean(_split_errors(X, y, tests)))
+        try:
+            cv.append(np.mean(_split_errors(X, y, tests)))
+        except ValueError as error:  # too few distinct x in a training fold for this degree
+            raise ValueError(f"degrees holds {degree}, too high for these x with "
+                             f"n_splits={n_splits}: {error}") from None
     return np.array(train), np.array(cv)
 
 
@@ -136,7 +174,11 @@ def _one_repetition(seed, n_samples, degree, noise, truth):
     estimates = []
     for _, scheme, n_splits, n_repeats in STUDY_SCHEMES:
         if scheme == "LOO":
-            estimates.append(loo_mse_linear(X[:, 1:], y))
+            if degree == 0:  # intercept only: the leave-one-out residual is (y - mean) m/(m-1)
+                m = len(y)
+                estimates.append(float(np.mean((y - y.mean()) ** 2)) * (m / (m - 1)) ** 2)
+            else:
+                estimates.append(loo_mse_linear(X[:, 1:], y))
             continue
         cv = make_splitter(scheme, n_splits=n_splits, n_repeats=n_repeats,
                            random_state=int(rng.integers(2 ** 31)))
@@ -173,10 +215,17 @@ def cv_estimator_study(sizes=(40, 80, 160), n_repeats=200, *, degree=3, noise=0.
     >>> len(out["estimate"]), [str(s) for s in out["scheme"][:3]]
     (36, ['hold-out', 'RLT 10', '2-fold'])
     """
+    if isinstance(sizes, (str, bytes)) or not np.iterable(sizes) or len(list(sizes)) == 0:
+        raise TypeError(f"sizes must be a non-empty sequence of sample sizes, got sizes={sizes!r}.")
     sizes = [check_int(m, "sizes", low=20, why="each sample size must allow 10 folds of "
                        "a cubic fit") for m in sizes]
     reps = check_int(n_repeats, "n_repeats", low=1)
-    check_int(degree, "degree", low=0, high=8)
+    degree = check_int(degree, "degree", low=0, high=8)
+    noise = check_real(noise, "noise", low=0, high=1e100,
+                       why="it is the standard deviation of the noise")
+    random_state = check_random_state(random_state)
+    if random_state is not None and not isinstance(random_state, int):
+        random_state = int(as_generator(random_state).integers(2 ** 63))
     seeds = np.random.SeedSequence(random_state).spawn(len(sizes) * reps + 1)
     x_true = np.random.default_rng(seeds[-1]).uniform(-1, 1, check_int(n_true, "n_true", low=100))
     per_chunk = max(1, reps // 8)
@@ -208,6 +257,13 @@ def summarize_cv_study(results):
     >>> sorted(summary)[:3], len(summary["bias"])
     (['bias', 'mean_estimate', 'mean_true_error'], 9)
     """
+    needed = ["n_samples", "scheme", "estimate", "true_error"]
+    if not isinstance(results, dict) or any(key not in results for key in needed):
+        raise ValueError(f"results must be the dict cv_estimator_study returns, with keys "
+                         f"{needed}, got {type(results).__name__} with keys "
+                         f"{sorted(results) if isinstance(results, dict) else None}.")
+    for key in ("estimate", "true_error"):
+        _check_array(results[key], f"results[{key!r}]", ndim=1)
     keys = ["n_samples", "scheme", "mean_estimate", "mean_true_error", "bias", "std", "rmse"]
     table = {key: [] for key in keys}
     labels = [label for label, *_ in STUDY_SCHEMES]

@@ -10,7 +10,7 @@ import math
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from .._validation import check_int, check_probability, check_real
+from .._validation import check_int, check_int_array, check_probability, check_real
 
 
 # -- bounds -------------------------------------------------------------------
@@ -31,8 +31,12 @@ def _log_sauer(m, d):
     m = np.asarray(m, dtype=float)
     i = np.arange(d + 1)[:, None] * np.ones(m.shape).ravel()[None]
     mm = m.ravel()[None]
-    terms = np.where(i <= mm, gammaln(mm + 1) - gammaln(i + 1) - gammaln(np.maximum(mm - i, 0) + 1),
-                     -np.inf)
+    # log C(m, i) = sum_{j < i} log(m - j) - log i!: no cancellation between two huge
+    # gammaln values, so it stays accurate for m far beyond 1e10
+    with np.errstate(divide="ignore", invalid="ignore"):
+        steps = np.log(np.maximum(mm - np.arange(d)[:, None], 0.0))
+    log_falling = np.vstack([np.zeros_like(mm), np.cumsum(steps, axis=0)])
+    terms = np.where(i <= mm, log_falling - gammaln(i + 1), -np.inf)
     return logsumexp(terms, axis=0).reshape(m.shape)
 
 
@@ -60,11 +64,10 @@ def vc_bound_gap(d, m, delta):
     """
     d = check_int(d, "d", low=0, why="it is the VC dimension")
     delta = check_probability(delta, "delta", why="it is the probability that the bound fails")
-    m_arr = np.asarray(m)
-    if not np.issubdtype(m_arr.dtype, np.integer) or (m_arr < 1).any():
-        raise ValueError(f"m must be a positive integer (or an array of them), got m={m!r}; "
-                         "it is the number of samples.")
-    gap = np.sqrt(32 * (np.log(8 / delta) + _log_sauer(m_arr, d)) / m_arr)
+    m_arr = np.asarray(check_int_array(m, "m", low=1, why="it is the number of samples"),
+                       dtype=float)
+    # log(8 / delta) as a difference: 8 / delta overflows for delta < 8e-308
+    gap = np.sqrt(32 * (math.log(8) - math.log(delta) + _log_sauer(m_arr, d)) / m_arr)
     return float(gap) if gap.ndim == 0 else gap
 
 
@@ -78,6 +81,8 @@ def vc_sample_size(d, *, gamma, delta):
     True
     """
     gamma = check_real(gamma, "gamma", low=0, low_open=True, why="it is the accuracy")
+    d = check_int(d, "d", low=0, why="it is the VC dimension")
+    delta = check_probability(delta, "delta", why="it is the probability that the bound fails")
     low, high = 1, 2
     while vc_bound_gap(d, high, delta) > gamma:
         low, high = high, 2 * high
@@ -104,7 +109,13 @@ def margin_vc_bound(radius, margin, *, n_features=None):
     radius = check_real(radius, "radius", low=0, low_open=True, why="the points lie in this ball")
     margin = check_real(margin, "margin", low=0, low_open=True,
                         why="it is the distance from the boundary to the nearest point")
-    bound = math.ceil(radius ** 2 / margin ** 2 - 1e-9)
+    ratio = (radius / margin) ** 2 if radius / margin < 1e150 else math.inf  # no overflow
+    if not math.isfinite(ratio):  # R / gamma beyond 1e150: the bound is only the dimension
+        if n_features is None:
+            raise ValueError(f"radius / margin is too large for a finite bound, got "
+                             f"radius={radius!r} and margin={margin!r}; pass n_features.")
+        return check_int(n_features, "n_features", low=1) + 1
+    bound = math.ceil(ratio - 1e-9)
     if n_features is not None:
         bound = min(bound, check_int(n_features, "n_features", low=1))
     return bound + 1
@@ -120,7 +131,8 @@ def regular_simplex(n_points, radius=1.0):
     [1.0, 1.0, 1.0]
     """
     n = check_int(n_points, "n_points", low=2)
-    radius = check_real(radius, "radius", low=0, low_open=True)
+    radius = check_real(radius, "radius", low=1e-150, high=1e150,
+                        why="the vertices' squared distances must stay representable")
     centered = np.eye(n) - 1.0 / n
     basis = np.linalg.svd(centered)[2][: n - 1]  # orthonormal basis of the sum-zero plane
     vertices = centered @ basis.T

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from .._validation import check_option
+from .._validation import check_array, check_option, check_real
 
 HYPOTHESIS_CLASSES = ("threshold", "interval", "halfspace", "rectangle", "disc")
 _DIMENSION = {"threshold": 1, "interval": 1, "rectangle": 2, "disc": 2}
@@ -20,7 +20,7 @@ _DIMENSION = {"threshold": 1, "interval": 1, "rectangle": 2, "disc": 2}
 
 # -- hypotheses -------------------------------------------------------------
 def _coordinates(points, d):
-    X = np.asarray(points, dtype=float)
+    X = check_array(points, "points")
     X = X[:, None] if X.ndim == 1 and d == 1 else X
     if X.ndim != 2 or X.shape[1] != d:
         raise ValueError(f"points must have shape (n_points, {d}), got shape {X.shape}.")
@@ -38,6 +38,9 @@ class Threshold:
     """
     t: float
 
+    def __post_init__(self):
+        object.__setattr__(self, "t", check_real(self.t, "t", why="it is the threshold"))
+
     def predict(self, points):
         return (_coordinates(points, 1)[:, 0] >= self.t).astype(int)
 
@@ -53,6 +56,10 @@ class Interval:
     """
     low: float
     high: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "low", check_real(self.low, "low"))
+        object.__setattr__(self, "high", check_real(self.high, "high"))
 
     def predict(self, points):
         x = _coordinates(points, 1)[:, 0]
@@ -71,6 +78,11 @@ class HalfSpace:
     weights: np.ndarray
     bias: float
 
+    def __post_init__(self):
+        object.__setattr__(self, "weights", check_array(self.weights, "weights", ndim=1,
+                                                        min_length=1))
+        object.__setattr__(self, "bias", check_real(self.bias, "bias"))
+
     def predict(self, points):
         X = _coordinates(points, len(self.weights))
         return (X @ self.weights + self.bias >= 0).astype(int)
@@ -87,6 +99,10 @@ class Rectangle:
     """
     lower: np.ndarray
     upper: np.ndarray
+
+    def __post_init__(self):
+        object.__setattr__(self, "lower", check_array(self.lower, "lower", ndim=1, length=2))
+        object.__setattr__(self, "upper", check_array(self.upper, "upper", ndim=1, length=2))
 
     def predict(self, points):
         X = _coordinates(points, 2)
@@ -105,9 +121,20 @@ class Disc:
     center: np.ndarray
     radius: float
 
+    def __post_init__(self):
+        object.__setattr__(self, "center", check_array(self.center, "center", ndim=1, length=2))
+        object.__setattr__(self, "radius", check_real(self.radius, "radius", low=0,
+                                                      why="it is the disc's radius"))
+
     def predict(self, points):
         X = _coordinates(points, 2)
-        return (((X - self.center) ** 2).sum(axis=1) <= self.radius ** 2).astype(int)
+        with np.errstate(over="ignore", under="ignore"):
+            squared = ((X - self.center) ** 2).sum(axis=1)
+            radius_squared = np.float64(self.radius) ** 2
+        if np.isfinite(squared).all() and np.isfinite(radius_squared):
+            return (squared <= radius_squared).astype(int)
+        # extreme coordinates: compare distances instead of their (overflowing) squares
+        return (np.hypot(*(X - self.center).T) <= self.radius).astype(int)
 
 
 # -- input checks -----------------------------------------------------------
@@ -130,6 +157,13 @@ def _check_points(points, hypothesis_class):
     if not np.isfinite(X).all():
         row = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
         raise ValueError(f"points must be finite, got {X[row].tolist()} in row {row}.")
+    spread = np.ptp(X, axis=0).max() if len(X) else 0.0
+    if np.abs(X).max(initial=0.0) > 1e100 or 0 < spread < 1e-100:
+        # the witnesses pad by absolute amounts; every class here is invariant under scaling
+        raise ValueError(f"points must have coordinates within [-1e100, 1e100] and a spread "
+                         f"above 1e-100 (the witnesses are computed in absolute units), got "
+                         f"largest |coordinate| {np.abs(X).max():g} and spread {spread:g}; "
+                         "rescale the points (every hypothesis class here is scale-invariant).")
     return X, cls
 
 
@@ -145,18 +179,23 @@ def _check_labels(labels, n):
 
 
 # -- one labeling: closed forms and linear programs -------------------------
+def _step(value):
+    """1, or a relative step where adding 1 to ``value`` would be lost to rounding."""
+    return np.maximum(1.0, 1e-6 * np.abs(value))
+
+
 def _threshold_witness(X, y):
     x, pos, neg = X[:, 0], X[y == 1, 0], X[y == 0, 0]
     if not pos.size:
-        return Threshold(float(x.max() + 1))
+        return Threshold(float(x.max() + _step(x.max())))
     if not neg.size:
-        return Threshold(float(x.min() - 1))
+        return Threshold(float(x.min() - _step(x.min())))
     return Threshold(float(pos.min() + neg.max()) / 2) if pos.min() > neg.max() else None
 
 
 def _interval_witness(X, y):
     x, pos, neg = X[:, 0], X[y == 1, 0], X[y == 0, 0]
-    pad = 0.1 * (np.ptp(x) or 1.0)
+    pad = 0.1 * (np.ptp(x) or _step(x.max()))
     if not pos.size:
         return Interval(float(x.max() + pad), float(x.max() + 2 * pad))
     lo, hi = pos.min(), pos.max()
@@ -169,7 +208,7 @@ def _interval_witness(X, y):
 
 
 def _rectangle_witness(X, y):
-    pad = 0.1 * (np.ptp(X, axis=0).max() or 1.0)
+    pad = 0.1 * (np.ptp(X, axis=0).max() or _step(np.abs(X).max()))
     pos, neg = X[y == 1], X[y == 0]
     if not pos.size:
         corner = X.max(axis=0) + pad
@@ -210,7 +249,7 @@ def _halfspace_lp_witness(X, y):
 
 
 def _far_disc(X):
-    size = np.ptp(X, axis=0).max() + 1.0
+    size = np.ptp(X, axis=0).max() + _step(np.abs(X).max())
     return Disc(X.max(axis=0) + 2 * size, 0.5 * size)
 
 

@@ -13,7 +13,7 @@ from itertools import combinations
 import numpy as np
 
 from .._parallel import parallel_map
-from .._validation import check_int, check_option
+from .._validation import check_int, check_n_jobs, check_option
 from ._hypotheses import (_CLOSED_FORM, _LP, Disc, HalfSpace, _check_labels, _check_points,
                           _far_disc, _interval_witness, _witness)
 
@@ -55,7 +55,8 @@ def _halfplane_candidates(U):
         angles = np.array([0.0, np.pi])
     directions = np.column_stack([np.cos(angles), np.sin(angles)])
     ranked = -np.sort(-(directions @ U.T), axis=1)
-    padded = np.column_stack([ranked[:, 0] + 2, ranked, ranked[:, -1] - 2])
+    pad = 2 * np.maximum(1.0, 1e-6 * np.abs(ranked).max())  # 2, unless lost to rounding
+    padded = np.column_stack([ranked[:, 0] + pad, ranked, ranked[:, -1] - pad])
     thresholds = (padded[:, :-1] + padded[:, 1:]) / 2
     return np.repeat(directions, len(U) + 1, axis=0), -thresholds.ravel()
 
@@ -143,6 +144,7 @@ def witness_hypotheses(points, *, hypothesis_class, method="auto", n_jobs=None):
     X, cls = _check_points(points, hypothesis_class)
     check_int(len(X), "len(points)", high=_MAX_POINTS, why="there are 2^n labelings to decide")
     method = check_option(method, "method", ["auto", "lp"])
+    n_jobs = check_n_jobs(n_jobs)
     if method == "lp" and cls not in _LP:
         raise ValueError(f"method='lp' applies to 'halfspace' and 'disc', got "
                          f"hypothesis_class={cls!r}; use method='auto'.")
@@ -153,7 +155,13 @@ def witness_hypotheses(points, *, hypothesis_class, method="auto", n_jobs=None):
         found = {k: HalfSpace(h.weights[:X.shape[1]], h.bias)
                  for k, h in _halfplane_sweep(planar).items()}
     elif method == "auto" and cls == "disc" and len(unique) > 0:
-        found = _disc_arrangement(unique)
+        # the arrangement works in absolute units: solve it on standardized points, map back
+        mean = unique.mean(axis=0)
+        scale = np.abs(unique - mean).max() or max(1.0, 1e-6 * np.abs(mean).max())
+        found = {k: Disc(h.center * scale + mean, h.radius * scale)
+                 for k, h in _disc_arrangement((unique - mean) / scale).items()}
+        found = {k: h for k, h in found.items()
+                 if _bits(h.predict(unique)[None])[0] == k}  # keep only exact witnesses
     elif method == "auto" and cls in _CLOSED_FORM:
         hypotheses = [_witness(unique, y, cls) for y in labelings(len(unique))]
         found = {k: h for k, h in enumerate(hypotheses) if h is not None}

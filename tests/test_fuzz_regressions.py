@@ -1,0 +1,365 @@
+"""Regression tests for the fuzzing report (reviews/reliability/FUZZ.md), one per defect group.
+
+Each test is named after the group it closes (A1 ... D); the silent wrong
+answers (A) compare with an independent computation.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.metrics import accuracy_score
+from sklearn.model_selection import KFold
+from sklearn.neighbors import KNeighborsClassifier
+
+from mlcore._validation import (as_generator, as_random_state, check_array, check_bool,
+                                check_int_array, check_labels, check_n_jobs, check_option,
+                                check_random_state, user_errors)
+from mlcore.bootstrap import (BootstrapOutOfBag, bootstrap_error, bootstrap_se, gaussian_classes,
+                              interval_coverage, never_drawn_probability)
+from mlcore.bounds import finite_class_sample_size, threshold_training_errors
+from mlcore.datasets import load_wholesale, load_wine_quality, read_data_file
+from mlcore.divergence import (KLCriterionFigure, kfold_kl_curve, regularized_kl_criterion,
+                               select_n_folds)
+from mlcore.linear import GradientDescentFigure, gradient_descent_path, logit, sigmoid
+from mlcore.model_selection import (BlockedMxTwoCV, DegreeSelectionFigure, cv_estimator_study,
+                                    cv_split_errors, degree_curves, fold_assignment,
+                                    legendre_design, loo_residuals_linear, make_splitter,
+                                    sine_regression, sine_target, summarize_cv_study,
+                                    two_level_design)
+from mlcore.vc import (Disc, HalfSpace, Threshold, is_realizable, margin_vc_bound,
+                       regular_simplex, shatters, vc_bound_gap, vc_sample_size,
+                       witness_hypotheses)
+
+
+# -- A. silent wrong or NaN results ------------------------------------------
+def test_A1_finite_class_sample_size_never_overflows():
+    exact = (math.log(2000) - math.log(0.05)) / (2 * 1e-20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = finite_class_sample_size(1000, gamma=1e-10, delta=0.05)
+    assert isinstance(m, int) and m > 0 and abs(m - exact) / exact < 1e-9
+    assert finite_class_sample_size(1000, gamma=1e200, delta=0.05) == 1
+    many = finite_class_sample_size(1000, gamma=[0.05, 1e-10], delta=0.05)
+    assert many[0] == 2120 and int(many[1]) == m
+    with pytest.raises(ValueError, match="gamma"):
+        finite_class_sample_size(1000, gamma=1e-200, delta=0.05)
+
+
+def test_A2_never_drawn_probability_is_accurate_for_huge_m():
+    exact = [math.exp(m * math.log1p(-1 / m)) for m in (10**12, 10**15, 10**16, 10**17)]
+    ours = [float(never_drawn_probability(10**k)) for k in (12, 15, 16, 17)]
+    assert np.allclose(ours, exact, rtol=1e-12, atol=0)
+    assert never_drawn_probability(1) == 0.0
+    assert abs(float(never_drawn_probability(2**70)) - math.exp(-1)) < 1e-12   # C7
+    assert float(never_drawn_probability(10)) == pytest.approx(0.9 ** 10, rel=1e-14)
+
+
+def test_A3_C9_vc_bound_gap_with_tiny_delta():
+    gap = vc_bound_gap(3, 10000, 1e-308)
+    assert np.isfinite(gap) and 1.4 < gap < 1.6
+    m = vc_sample_size(3, gamma=0.1, delta=1e-308)
+    assert vc_bound_gap(3, m, 1e-308) <= 0.1 < vc_bound_gap(3, m - 1, 1e-308)
+    assert np.isfinite(vc_bound_gap(3, 2**70, 0.05))                      # C7
+
+
+def test_A4_cv_split_errors_fits_the_splitters_training_rows():
+    cv = BootstrapOutOfBag(2, random_state=0)
+    x = np.linspace(-1, 1, 12)
+    X, y = legendre_design(x, 2), np.sin(3 * x)
+    expected = []
+    for train, test in cv.split(X):
+        coef = np.linalg.lstsq(X[train], y[train], rcond=None)[0]
+        expected.append(np.mean((y[test] - X[test] @ coef) ** 2))
+    assert np.allclose(cv_split_errors(X, y, cv), expected, rtol=1e-10)
+    assert np.allclose(cv_split_errors(X, y, cv), [0.4073, 0.3858], atol=1e-4)
+
+
+def test_A5_bootstrap_se_needs_two_replicates():
+    with pytest.raises(ValueError, match="n_resamples"):
+        bootstrap_se(np.mean, [1.0, 2.0, 3.0], n_resamples=1)
+    assert np.isfinite(bootstrap_se(np.mean, [1.0, 2.0, 3.0], n_resamples=2, random_state=0))
+
+
+def test_A6_score_passed_as_loss_is_refused_with_one_class():
+    X = np.random.default_rng(0).normal(size=(12, 2))
+    with pytest.raises(ValueError, match="loss"):
+        bootstrap_error(KNeighborsClassifier(1), X, np.zeros(12, int), ".632+",
+                        loss=accuracy_score)
+
+
+def test_A7_vc_witnesses_at_extreme_scales():
+    points = np.array([[-4.1e149], [1.5e149], [5.4e149]])
+    with pytest.raises(ValueError, match="points"):
+        witness_hypotheses(points, hypothesis_class="threshold")
+    for scale in (1e-300, 1e307):
+        with pytest.raises(ValueError, match="points"):
+            is_realizable(scale * np.eye(2), [0, 1], hypothesis_class="disc")
+    with pytest.raises(ValueError, match="radius"):
+        regular_simplex(3, 5e-324)
+    points = [-4.1e99, 1.5e99, 5.4e99]   # the largest scale still accepted
+    for bits, h in witness_hypotheses(np.array(points)[:, None],
+                                      hypothesis_class="threshold").items():
+        assert h.predict(points).tolist() == [(bits >> i) & 1 for i in range(3)]
+
+
+def test_A8_extreme_targets_are_refused_not_nan():
+    with pytest.raises(ValueError, match="y"):
+        loo_residuals_linear([[0.], [1.], [2.], [4.]], [1e308, -1e308, 1e308, -1e308])
+    with pytest.raises(ValueError, match="x"):
+        sine_target(1e308)
+    with pytest.raises(ValueError, match="noise"):
+        sine_regression(5, noise=1e308)
+
+
+# -- B. exceptions outside the ValueError/TypeError contract ------------------
+def test_B1_margin_vc_bound_extreme_ratio():
+    with pytest.raises(ValueError, match="radius"):
+        margin_vc_bound(1.0, 1e-200)
+    assert margin_vc_bound(1e200, 1.0, n_features=3) == 4
+    assert margin_vc_bound(1.0, 0.25) == 17
+
+
+def test_B2_B15_vc_hypotheses_validate_and_do_not_overflow():
+    assert Disc(np.zeros(2), 1e200).predict([[0.0, 0.0], [1e250, 0.0]]).tolist() == [1, 0]
+    with pytest.raises(TypeError, match="t"):
+        Threshold("0.5")
+    with pytest.raises(ValueError, match="radius"):
+        Disc([0, 0], -1)
+    with pytest.raises(ValueError, match="weights"):
+        HalfSpace([np.nan, 1.0], 0.0)
+    assert Disc(np.zeros(2), 1.0).predict([[0.6, 0.8], [1.0, 1.0]]).tolist() == [1, 0]
+
+
+def test_B3_study_noise_is_bounded():
+    with pytest.raises(ValueError, match="noise"):
+        cv_estimator_study([20], 2, noise=1e200, n_true=200, random_state=0)
+
+
+def test_B4_gaussian_classes_validates():
+    with pytest.raises((TypeError, ValueError), match="rng"):
+        gaussian_classes(6, "x")
+    with pytest.raises(TypeError, match="separation"):
+        gaussian_classes(6, np.random.default_rng(0), separation=1j)
+    X, y = gaussian_classes(6, 0)
+    assert X.shape == (6, 2)
+
+
+def test_B5_interval_coverage_inputs():
+    sampler = lambda rng, size: rng.normal(size=size)  # noqa: E731
+    out = interval_coverage(np.mean, sampler, 0.0, 10, n_datasets=5, n_resamples=20,
+                            random_state=np.random.RandomState(0))
+    assert set(out) == {"percentile", "basic", "BCa"}
+    with pytest.raises(ValueError, match="sampler"):
+        interval_coverage(np.mean, lambda rng, size: rng.normal(size=3), 0.0, 10, n_datasets=5)
+    with pytest.raises(TypeError, match="truth"):
+        interval_coverage(np.mean, sampler, "0", 10, n_datasets=5)
+    with pytest.raises(ValueError, match="truth"):
+        interval_coverage(np.mean, sampler, np.nan, 10, n_datasets=5)
+
+
+def test_B6_non_splitter_cv():
+    X = legendre_design(np.linspace(-1, 1, 12), 1)
+    with pytest.raises(TypeError, match="cv"):
+        cv_split_errors(X, X[:, 1], 3)
+    with pytest.raises(TypeError, match="cv"):
+        fold_assignment(3, 12)
+
+
+def test_B7_kfold_kl_curve_without_columns():
+    with pytest.raises(ValueError, match="X"):
+        kfold_kl_curve(np.empty((40, 0)), [2, 5])
+
+
+def test_B8_summarize_cv_study_wrong_dict():
+    with pytest.raises(ValueError, match="results"):
+        summarize_cv_study({})
+
+
+def test_B9_check_option_refuses_arrays():
+    with pytest.raises(ValueError, match="method"):
+        check_option(np.array(["oob"]), "method", ["oob"])
+    with pytest.raises(ValueError, match="name"):
+        read_data_file(np.array(["watermelon2.csv"]))
+    with pytest.raises(ValueError, match="target"):
+        load_wholesale(np.array(["channel"]))
+    with pytest.raises(ValueError, match="x"):
+        check_option(["a", "b"], "x", ["a"])
+
+
+def test_B10_kl_figure_curves():
+    for curves in ({}, []):
+        with pytest.raises(ValueError, match="curves"):
+            KLCriterionFigure(curves=curves)
+
+
+@pytest.mark.parametrize("kwargs, name", [({"dpi": 1.5}, "dpi"), ({"dpi": float("inf")}, "dpi"),
+                                          ({"dpi": "60"}, "dpi"), ({"figsize": (0, 0)}, "figsize"),
+                                          ({"figsize": (1e308, 1e308)}, "figsize")])
+def test_B11_figure_size_and_dpi(kwargs, name):
+    from mlcore.bounds import SampleSizeFigure
+    with pytest.raises((TypeError, ValueError), match=name):
+        SampleSizeFigure(**kwargs)
+
+
+def test_B12_gradient_descent_figure_separable_data():
+    X = np.array([[0., 0.], [1., 1.], [2., 2.], [3., 3.]])
+    with pytest.raises(ValueError, match="separable"):
+        GradientDescentFigure(X=X, y=np.array([0, 0, 1, 1]))
+    with pytest.raises(ValueError, match="X and y"):
+        GradientDescentFigure(X=X)
+
+
+def test_B13_shatters_extreme_points():
+    with pytest.raises(ValueError, match="points"):
+        shatters(1e307 * np.eye(2), hypothesis_class="disc")
+
+
+def test_B14_leaked_linalg_errors():
+    x = np.linspace(-1, 1, 20)
+    y = np.sin(3 * x)
+    X = np.column_stack([np.ones(12), np.zeros(12)])
+    with pytest.raises(ValueError, match="X"):
+        cv_split_errors(X, np.arange(12.0), KFold(3))
+    with pytest.raises(ValueError, match="y"):
+        degree_curves(x, y[:-1], [1, 2])
+    with pytest.raises(ValueError, match="degrees"):
+        degree_curves(x, y, [20])
+    with pytest.raises(ValueError, match="x"):
+        degree_curves(np.r_[x[:-1], np.nan], y, [1])
+    with pytest.raises(TypeError, match="y"):
+        degree_curves(x, np.full(20, "a"), [1])
+    with pytest.raises(ValueError, match="degrees"):
+        degree_curves(np.zeros(20), y, [1, 2])
+
+
+def test_B17_read_data_file_only_data_files():
+    with pytest.raises(ValueError, match="name"):
+        read_data_file("SOURCES.md")
+
+
+# -- C. valid input wrongly rejected -------------------------------------------
+def test_C2_C3_numpy_booleans():
+    assert load_wine_quality("red", binary=np.True_).target_names.tolist()
+    assert make_splitter("K-fold", n_splits=3, shuffle=np.True_).shuffle is True
+
+
+def test_C4_degree_curves_accepts_lists():
+    x, y = sine_regression(30, random_state=0)
+    train, cv = degree_curves(list(x), list(y), [1, 2], random_state=0)
+    assert np.allclose((train, cv), degree_curves(x, y, [1, 2], random_state=0))
+
+
+def test_C5_study_degree_zero():
+    out = cv_estimator_study([20], 1, degree=0, n_true=200, random_state=0)
+    loo = out["estimate"][out["scheme"] == "LOO"][0]
+    x, y = sine_regression(20, noise=0.5, random_state=np.random.default_rng(
+        np.random.SeedSequence(0).spawn(2)[0]))
+    manual = np.mean([(y[i] - np.delete(y, i).mean()) ** 2 for i in range(20)])
+    assert loo == pytest.approx(manual, rel=1e-12)
+
+
+def test_C6_unsigned_ks():
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    assert np.allclose(kfold_kl_curve(X, np.array([2, 5], dtype=np.uint8), random_state=0),
+                       kfold_kl_curve(X, [2, 5], random_state=0))
+
+
+def test_C8_degree_selection_figure_small_sample():
+    with pytest.raises(ValueError, match="n_samples"):
+        DegreeSelectionFigure(n_samples=5)
+
+
+# -- D. hangs --------------------------------------------------------------------
+def test_D_two_level_design_is_fast_and_bounded():
+    design = two_level_design(1000)
+    assert design.shape == (1024, 1000)
+    assert np.array_equal(two_level_design(3), [[0, 0, 0], [1, 0, 1], [0, 1, 1], [1, 1, 0]])
+    with pytest.raises(ValueError, match="n_repeats"):
+        two_level_design(10000)
+    with pytest.raises(ValueError, match="n_repeats"):
+        BlockedMxTwoCV(n_repeats=10000)
+
+
+# -- invalid input silently accepted ----------------------------------------------
+@pytest.mark.parametrize("call, name", [
+    (lambda: sigmoid("1.5"), "z"), (lambda: sigmoid(None), "z"), (lambda: logit("0.5"), "p"),
+    (lambda: sine_target(None), "x"), (lambda: legendre_design(None, 2), "x"),
+    (lambda: loo_residuals_linear([[0.], [1.], [2.], [4.]], [0.1, np.nan, 2.2, 3.9]), "y"),
+    (lambda: load_wholesale(return_X_y="False"), "return_X_y"),
+    (lambda: BlockedMxTwoCV(stratify="no"), "stratify"),
+    (lambda: kfold_kl_curve(np.eye(8), [2], stratify="yes"), "stratify"),
+    (lambda: select_n_folds([0.3, 0.2, 0.1], [-1, 0.5, 7], lam=1.0), "Ks"),
+    (lambda: regularized_kl_criterion([0.3, 0.2], [2, 3], lam=True), "lam"),
+    (lambda: regularized_kl_criterion([0.3, 0.2], [2, 3], lam="1.0"), "lam"),
+    (lambda: threshold_training_errors([0.1, np.nan], [0, 1], [0.3]), "X"),
+    (lambda: threshold_training_errors([0.1, 0.2], [0, 1], [1.3]), "thresholds"),
+    (lambda: gradient_descent_path([[0.], [1.]], [0, 1], 0.1, 3, theta0=[np.nan, 0]), "theta0"),
+    (lambda: make_splitter("K-fold", random_state="42"), "random_state"),
+    (lambda: witness_hypotheses([[0.], [1.]], hypothesis_class="threshold", n_jobs="2"),
+     "n_jobs"),
+    (lambda: kfold_kl_curve(np.random.default_rng(0).normal(size=(20, 2)), [2], n_jobs=1.5),
+     "n_jobs"),
+])
+def test_invalid_inputs_are_refused(call, name):
+    with pytest.raises((TypeError, ValueError), match=name):
+        call()
+
+
+# -- the helpers themselves ----------------------------------------------------------
+def test_validation_helpers():
+    assert check_bool(np.False_, "flag") is False
+    assert check_n_jobs(np.int64(-1)) == -1
+    for bad in ("2", 1.5, True, 0):
+        with pytest.raises((TypeError, ValueError), match="n_jobs"):
+            check_n_jobs(bad)
+    for bad in (-1, 1.5, "42", [1]):
+        with pytest.raises((TypeError, ValueError), match="random_state"):
+            check_random_state(bad)
+    assert check_random_state(np.uint8(3)) == 3
+    assert as_generator(np.random.RandomState(0)).integers(10) >= 0
+    assert as_random_state(np.random.default_rng(0)).randint(10) >= 0
+    assert as_random_state(2**40).randint(10) >= 0
+    with pytest.raises(TypeError, match="X"):
+        check_array([1 + 2j], "X")
+    with pytest.raises(ValueError, match="X"):
+        check_array([[1.0], [1.0, 2.0]], "X")
+    assert check_array([2**70], "X")[0] == 2.0**70
+    assert check_int_array([2**70, 1], "m", low=1).dtype == object
+    with pytest.raises(TypeError, match="y"):
+        check_labels([None, 1], "y")
+    with pytest.raises(ValueError, match="X is not usable"):
+        with user_errors("X"):
+            np.linalg.inv(np.zeros((2, 2)))
+
+
+def test_A8_linear_extreme_x_is_refused():
+    from mlcore.linear import LogisticRegressionGD, logistic_loss
+    with pytest.raises(ValueError, match="X"):
+        logistic_loss([0.0] * 3, [[1e308, 1.0]], [1])
+    with pytest.raises(ValueError, match="X"):
+        logistic_loss([0.0] * 3, [[1e200, 1.0]], [1])
+    with pytest.raises(ValueError, match="X"):
+        LogisticRegressionGD().fit(np.array([[1e308, 0.0], [0.0, 1e308]]), [0, 1])
+
+
+def test_A8_vc_bound_gap_accurate_for_huge_m():
+    m = 42_164_705_520
+    exact = math.sqrt(32 * (math.log(8 / 0.5) + math.log(1 + m)) / m)
+    assert vc_bound_gap(1, m, 0.5) == pytest.approx(exact, rel=1e-12)
+
+
+def test_A8_linear_extreme_theta_is_refused():
+    from mlcore.linear import logistic_loss
+    with pytest.raises(ValueError, match="theta"):
+        logistic_loss([1e308] * 3, [[1.0, 1.0]], [1])
+
+
+def test_A8_bootstrap_extreme_data_is_refused():
+    from mlcore.bootstrap import bootstrap_distribution, bootstrap_interval
+    data = np.array([1e308, 1.2e308, 0.9e308])
+    with pytest.raises(ValueError, match="data"):
+        bootstrap_distribution(np.mean, data, 10, random_state=0)
+    with pytest.raises(ValueError, match="data"):
+        bootstrap_interval(np.mean, data, 10, random_state=0)
