@@ -24,8 +24,8 @@ def min_halfplane_errors(X, y, *, chunk=2048):
 
     Examples
     --------
-    >>> X = [[0, 0], [1, 0.1], [2, -0.1], [3, 0.2]]
-    >>> int(min_halfplane_errors(X, [0, 1, 0, 1]))
+    >>> X = [[0, 0], [1, 1], [1, 0], [0, 1]]             # XOR: no half-plane separates it
+    >>> int(min_halfplane_errors(X, [0, 0, 1, 1]))
     1
     """
     X = np.asarray(X, dtype=float)
