@@ -10,7 +10,8 @@ from sklearn.svm import SVC
 
 from mlcore.vc import (PRESETS, ShatteringExplorer, erm_halfplane, is_realizable, labelings,
                        margin_vc_bound, preset_points, realizable_labelings, regular_simplex,
-                       sauer_bound, shatters, vc_bound_gap, vc_sample_size, witness_hypotheses)
+                       sauer_bound, shatters, vc_bound_gap, vc_sample_size, witness_hypotheses,
+                       rademacher_vc_gap, rademacher_vc_sample_size)
 
 RNG_SEED = 20260311
 
@@ -288,3 +289,46 @@ def test_erm_halfplane_is_zero_exactly_on_realizable_labelings():
     for bits, labels in enumerate(labelings(6)):
         mistakes = int((erm_halfplane(points, labels).predict(points) != labels).sum())
         assert (mistakes == 0) == realizable[bits]
+
+
+@pytest.mark.parametrize("d, expected", [(3, 7451), (10, 21063), (20, 39581)])
+def test_rademacher_vc_sample_size_matches_a_brute_force_scan(d, expected):
+    # The review's numbers (Mohri et al. 2nd ed., Cor. 3.19, delta / 2 per side), and a scan of
+    # every m with the formula written out independently.
+    ms = np.arange(d, 200_000)
+    gap = np.sqrt(2 * d * np.log(np.e * ms / d) / ms) + np.sqrt(np.log(2 / 0.05) / (2 * ms))
+    brute = int(ms[np.argmax(gap <= 0.1)])
+    assert rademacher_vc_sample_size(d, gamma=0.1, delta=0.05) == brute == expected
+
+
+def test_rademacher_vc_gap_rejects_m_below_d():
+    with pytest.raises(ValueError, match="m must be an integer >= d"):
+        rademacher_vc_gap(5, 3, 0.05)
+
+
+@pytest.mark.parametrize("m", [5, 9, 14])
+def test_min_halfplane_errors_matches_the_exact_erm_sweep(m):
+    from mlcore.vc import min_halfplane_errors
+    rng = np.random.default_rng(RNG_SEED + m)
+    for _ in range(10):
+        X, y = rng.normal(size=(m, 2)), rng.integers(0, 2, size=m)
+        assert min_halfplane_errors(X, y) == (erm_halfplane(X, y).predict(X) != y).sum()
+
+
+def test_min_halfplane_errors_matches_brute_force_over_realizable_labelings():
+    from mlcore.vc import min_halfplane_errors
+    rng = np.random.default_rng(RNG_SEED)
+    X = rng.normal(size=(8, 2))
+    realizable = realizable_labelings(X, hypothesis_class="halfspace", method="lp")
+    codes = np.flatnonzero(realizable)
+    table = (codes[:, None] >> np.arange(8)) & 1              # bit i = point i's label
+    for _ in range(10):
+        y = rng.integers(0, 2, size=8)
+        assert min_halfplane_errors(X, y) == (table != y).sum(axis=1).min()
+
+
+def test_halfplane_noise_gaps_are_seeded_and_parallel_safe():
+    from mlcore.vc import halfplane_noise_gaps
+    serial = halfplane_noise_gaps(30, 6, seed=4)
+    assert np.array_equal(serial, halfplane_noise_gaps(30, 6, seed=4, n_jobs=2))
+    assert ((serial > 0) & (serial <= 0.5)).all()

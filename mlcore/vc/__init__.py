@@ -25,18 +25,20 @@ a set of lifted points below a plane, and every such set is reached from a
 circle through three points by a small tilt.
 """
 
-from ._bounds import margin_vc_bound, regular_simplex, sauer_bound, vc_bound_gap, vc_sample_size
+from ._bounds import (margin_vc_bound, rademacher_vc_gap, rademacher_vc_sample_size,
+                      regular_simplex, sauer_bound, vc_bound_gap, vc_sample_size)
 from ._explorer import PRESETS, ShatteringExplorer, preset_points
 from ._hypotheses import (HYPOTHESIS_CLASSES, Disc, HalfSpace, Interval, Rectangle, Threshold,
                           is_realizable)
+from ._simulation import halfplane_noise_gaps, min_halfplane_errors
 from ._labelings import (erm_halfplane, labelings, realizable_labelings, shatters,
                          witness_hypotheses)
 
 __all__ = [
     "HYPOTHESIS_CLASSES", "VC_DIMENSIONS", "Threshold", "Interval", "HalfSpace", "Rectangle",
     "Disc", "is_realizable", "witness_hypotheses", "realizable_labelings", "shatters",
-    "labelings", "erm_halfplane", "sauer_bound", "vc_bound_gap", "vc_sample_size",
-    "margin_vc_bound", "regular_simplex", "preset_points", "PRESETS", "ShatteringExplorer",
+    "labelings", "erm_halfplane", "min_halfplane_errors", "halfplane_noise_gaps", "sauer_bound", "vc_bound_gap", "vc_sample_size",
+    "margin_vc_bound", "rademacher_vc_gap", "rademacher_vc_sample_size", "regular_simplex", "preset_points", "PRESETS", "ShatteringExplorer",
 ]
 
 # Defined here rather than in a submodule so that the API reference, which reads
