@@ -27,10 +27,11 @@ from ._parallel import parallel_map
 from ._validation import (as_generator, check_array, check_bool, check_int, check_int_array,
                           check_option, check_random_state, check_real)
 from .widgets import InteractiveFigure
+from ._divergence_paper import gaussian_mmd2, uninverted_mean_term_curve  # noqa: F401  (re-exported)
 
 __all__ = ["gaussian_kl", "symmetric_gaussian_kl", "max_n_folds", "kfold_kl_curve",
            "regularized_kl_criterion", "select_n_folds", "paper_datasets",
-           "KLCriterionFigure"]
+           "KLCriterionFigure", "uninverted_mean_term_curve", "gaussian_mmd2"]
 
 _SINGULAR_TOL = 1e-10   # relative Cholesky pivot below which a covariance counts as singular
 _CHUNK = 4096           # folds handled at once by the vectorized Cholesky

@@ -206,3 +206,31 @@ def test_figure_marks_the_selected_K():
         figure.update(dataset="other", lam=lam)
         assert figure.best.get_xdata()[0] == select_n_folds(0.1 * Ks, Ks, lam)
     assert "K* =" in figure.ax.get_title()
+
+
+def test_uninverted_mean_term_matches_direct_loop():
+    from sklearn.model_selection import KFold
+    from mlcore.divergence import uninverted_mean_term_curve
+    X = np.random.default_rng(3).normal(size=(60, 3)) * [1, 10, 100]
+    brute = []
+    for K in (2, 5, 30):
+        vals = [0.5 * (X[tr].mean(0) - X[te].mean(0)) @ (np.cov(X[tr].T) + np.cov(X[te].T))
+                @ (X[tr].mean(0) - X[te].mean(0))
+                for r in range(2) for tr, te in KFold(K, shuffle=True, random_state=r).split(X)]
+        brute.append(np.mean(vals))
+    np.testing.assert_allclose(uninverted_mean_term_curve(X, [2, 5, 30], n_repeats=2), brute, rtol=1e-9)
+    with pytest.raises(ValueError, match="Ks"):
+        uninverted_mean_term_curve(X, [31])
+
+
+def test_gaussian_mmd2_matches_brute_force():
+    from mlcore.divergence import gaussian_mmd2
+    rng = np.random.default_rng(4)
+    X, Y, s = rng.normal(size=(15, 2)), rng.normal(0.5, 1, size=(11, 2)), 0.8
+    k = lambda a, b: np.exp(-np.sum((a - b) ** 2) / (2 * s * s))
+    xx = sum(k(X[i], X[j]) for i in range(15) for j in range(15) if i != j) / (15 * 14)
+    yy = sum(k(Y[i], Y[j]) for i in range(11) for j in range(11) if i != j) / (11 * 10)
+    xy = sum(k(x, y) for x in X for y in Y) / (15 * 11)
+    assert gaussian_mmd2(X, Y, s) == pytest.approx(xx + yy - 2 * xy, rel=1e-10)
+    with pytest.raises(ValueError, match="bandwidth"):
+        gaussian_mmd2(X, Y, 0.0)
