@@ -83,7 +83,7 @@ def gaussian_mmd2(X, Y, bandwidth):
     Y : array-like of shape (p, d)
         Second sample, p >= 2.
     bandwidth : float
-        Kernel width sigma > 0 in k(x, y) = exp(-|x - y|^2 / (2 sigma^2)).
+        Kernel width sigma > 0 in ``k(x, y) = exp(-||x - y||^2 / (2 sigma^2))``.
 
     Returns
     -------

@@ -54,7 +54,7 @@ def min_halfplane_errors(X, y, *, chunk=2048):
 
 
 def halfplane_noise_gaps(m, n_trials, *, seed=0, n_jobs=1):
-    """Exact sup_h |eps(h) - eps_hat(h)| over all half-planes on ``n_trials`` noise samples.
+    """Exact ``sup_h |eps(h) - eps_hat(h)|`` over all half-planes on ``n_trials`` noise samples.
 
     x ~ N(0, I_2), y ~ Bernoulli(1/2) independent of x, so eps(h) = 1/2 for every h
     (exactly, no test sample needed) and the supremum is 1/2 - min_h eps_hat(h).
