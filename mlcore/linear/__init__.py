@@ -16,7 +16,8 @@ whose gradient is :math:`\\frac1m \\tilde X^\\top(\\sigma(\\tilde X\\theta) - y)
 Pure functions (each tested against SciPy or scikit-learn):
 :func:`sigmoid`, :func:`logit`, :func:`cross_entropy`, :func:`logistic_loss`,
 :func:`logistic_gradient`, :func:`logistic_hessian`,
-:func:`gradient_descent_path`, :func:`sample_logistic_data`.
+:func:`gradient_descent_path`, :func:`sample_logistic_data`, and for
+:math:`N_c` classes :func:`softmax`, :func:`softmax_loss`, :func:`softmax_gradient`.
 The estimator :class:`LogisticRegressionGD` fits the same model by full-batch
 gradient descent with the scikit-learn API, and :class:`GradientDescentFigure`
 is the chapter's interactive figure.
@@ -34,6 +35,7 @@ from ._functions import (
     sample_logistic_data,
     sigmoid,
 )
+from ._softmax import softmax, softmax_gradient, softmax_loss
 
 __all__ = [
     "sigmoid",
@@ -44,6 +46,9 @@ __all__ = [
     "logistic_hessian",
     "gradient_descent_path",
     "sample_logistic_data",
+    "softmax",
+    "softmax_loss",
+    "softmax_gradient",
     "LogisticRegressionGD",
     "GradientDescentFigure",
 ]
