@@ -27,6 +27,9 @@ from mlcore.linear import (
     logit,
     sample_logistic_data,
     sigmoid,
+    softmax,
+    softmax_gradient,
+    softmax_loss,
 )
 
 THETA = np.array([-0.5, 2.0, -1.0])
@@ -281,3 +284,87 @@ def test_figure_shows_the_path_it_computes():
     assert len(figure.gap_line.get_xdata()) == 61
     with pytest.raises(ValueError, match="exactly two features"):
         GradientDescentFigure(np.zeros((5, 3)), [0, 1, 0, 1, 0])
+
+
+# -- softmax (multinomial logistic regression) -------------------------------------------
+@pytest.fixture(scope="module")
+def three_classes():
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((240, 2))
+    Theta = np.array([[0.0, 2.0, 0.0], [0.5, -1.0, 1.5], [-0.5, -1.0, -1.5]])
+    P = softmax(np.column_stack([np.ones(240), X]) @ Theta.T)
+    y = (rng.random(240)[:, None] > P.cumsum(axis=1)).sum(axis=1)
+    return X, y
+
+
+def test_softmax_matches_scipy_and_never_overflows():
+    from scipy.special import softmax as scipy_softmax
+    Z = np.random.default_rng(0).normal(scale=5, size=(20, 4))
+    np.testing.assert_allclose(softmax(Z), scipy_softmax(Z, axis=1), rtol=1e-13)
+    np.testing.assert_allclose(softmax(Z[0]), scipy_softmax(Z[0]), rtol=1e-13)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        big = softmax([[1000.0, 0.0, -1000.0]])
+    np.testing.assert_allclose(big, [[1.0, 0.0, 0.0]], atol=1e-300)
+    np.testing.assert_allclose(softmax(Z).sum(axis=1), 1.0)
+
+
+def test_softmax_loss_matches_sklearn_log_loss(three_classes):
+    X, y = three_classes
+    Theta = np.random.default_rng(1).normal(size=(3, 3))
+    P = softmax(np.column_stack([np.ones(len(X)), X]) @ Theta.T)
+    assert softmax_loss(Theta, X, y) == pytest.approx(log_loss(y, P), rel=1e-10)
+    assert softmax_loss(np.zeros((3, 3)), X, y) == pytest.approx(np.log(3), rel=1e-12)
+
+
+def test_softmax_gradient_matches_finite_differences(three_classes):
+    X, y = three_classes
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        v = rng.normal(size=9)
+        err = check_grad(lambda w: softmax_loss(w.reshape(3, 3), X, y),
+                         lambda w: softmax_gradient(w.reshape(3, 3), X, y).ravel(), v)
+        assert err < 1e-6
+
+
+def test_softmax_gradient_vanishes_at_sklearn_multinomial_fit(three_classes):
+    X, y = three_classes
+    sk = LogisticRegression(C=np.inf, tol=1e-12, max_iter=10_000).fit(X, y)
+    Theta = np.column_stack([sk.intercept_, sk.coef_])
+    assert np.abs(softmax_gradient(Theta, X, y)).max() < 1e-6
+    np.testing.assert_allclose(softmax(np.column_stack([np.ones(len(X)), X]) @ Theta.T),
+                               sk.predict_proba(X), atol=1e-12)
+    # gradient descent from 0 reaches scikit-learn's (sum-zero) coefficients
+    X1 = np.column_stack([np.ones(len(X)), X])
+    L = np.linalg.eigvalsh(X1.T @ X1).max() / (2 * len(X))
+    ours = np.zeros((3, 3))
+    for _ in range(2000):
+        ours -= softmax_gradient(ours, X, y) / L
+    np.testing.assert_allclose(ours, Theta, atol=1e-6)
+
+
+def test_two_class_softmax_is_logistic_regression(data):
+    X, y = data
+    Theta = np.array([[0.3, -0.2, 0.5], [-0.4, 1.1, -0.6]])
+    theta = Theta[1] - Theta[0]
+    assert softmax_loss(Theta, X, y) == pytest.approx(logistic_loss(theta, X, y), rel=1e-12)
+    G = softmax_gradient(Theta, X, y)
+    np.testing.assert_allclose(G[1], logistic_gradient(theta, X, y), atol=1e-14)
+    np.testing.assert_allclose(G[0], -G[1], atol=1e-14)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: softmax([[np.nan, 0.0]]), "Z must hold finite numbers"),
+    (lambda: softmax(np.zeros((2, 2, 2))), "Z must be a 1-D or 2-D array"),
+    (lambda: softmax_loss(np.zeros((1, 2)), [[0.0]], [0]), "Theta must have shape"),
+    (lambda: softmax_loss(np.zeros((2, 3)), [[0.0]], [0]), "Theta must have shape"),
+    (lambda: softmax_loss(np.zeros((2, 2)), [[0.0]], [2]), "y must hold class indices 0, ..., 1"),
+    (lambda: softmax_loss(np.zeros((2, 2)), [[0.0]], [-1]), "y must be"),
+    (lambda: softmax_loss(np.zeros((2, 2)), [[0.0]], [0.5]), "y must hold integers"),
+    (lambda: softmax_loss(np.zeros((2, 2)), [[0.0], [1.0]], [0]), "y must be a 1-D array"),
+    (lambda: softmax_gradient(np.zeros((2, 2)), [[np.inf]], [0]), "X must hold finite"),
+    (lambda: softmax_gradient(np.zeros((2, 2)), np.zeros((0, 1)), []), "X must have at least"),
+])
+def test_softmax_functions_refuse_bad_input(call, match):
+    with pytest.raises(ValueError if "integers" not in match else TypeError, match=match):
+        call()

@@ -25,7 +25,8 @@ from mlcore.bounds import (finite_class_sample_size, hoeffding_tail, threshold_g
                            threshold_training_errors, threshold_true_errors)
 from mlcore.divergence import gaussian_kl, max_n_folds, regularized_kl_criterion, select_n_folds
 from mlcore.linear import (LogisticRegressionGD, cross_entropy, logistic_gradient,
-                           logistic_loss, logit, sigmoid)
+                           logistic_loss, logit, sigmoid, softmax, softmax_gradient,
+                           softmax_loss)
 from mlcore.model_selection import (cv_split_errors, fold_assignment, legendre_design,
                                     loo_mse_linear, loo_residuals_linear, make_splitter,
                                     SCHEMES, two_level_design)
@@ -84,15 +85,35 @@ def test_logistic_regression_gd_matches_sklearn(seed):
         assert np.allclose(ours.coef_, theirs.coef_, atol=1e-3)
 
 
+@given(arrays(float, (10, 2), elements=st.floats(-3, 3)),
+       st.lists(st.integers(0, 2), min_size=10, max_size=10),
+       arrays(float, (3, 3), elements=st.floats(-2, 2)))
+def test_softmax_loss_and_gradient_match_scipy_and_finite_differences(X, labels, Theta):
+    from scipy.special import log_softmax
+    y = np.array(labels)
+    X1 = np.column_stack([np.ones(10), X])
+    assert np.allclose(softmax(X1 @ Theta.T), np.exp(log_softmax(X1 @ Theta.T, axis=1)))
+    want = -np.mean(log_softmax(X1 @ Theta.T, axis=1)[np.arange(10), y])
+    assert softmax_loss(Theta, X, y) == pytest.approx(want, rel=1e-9, abs=1e-12)
+    g, h = softmax_gradient(Theta, X, y), 1e-6
+    numeric = np.array([(softmax_loss(Theta + h * E, X, y) - softmax_loss(Theta - h * E, X, y))
+                        / (2 * h) for E in np.eye(9).reshape(9, 3, 3)]).reshape(3, 3)
+    assert np.all(np.isfinite(g)) and np.allclose(g, numeric, atol=1e-5)
+
+
 @pytest.mark.parametrize("call, name", [
     (lambda bad: sigmoid(bad), "z"), (lambda bad: logit(bad), "p"),
+    (lambda bad: softmax(bad), "Z"),
+    (lambda bad: softmax_loss(bad, [[0.0]], [1]), "Theta"),
+    (lambda bad: softmax_gradient(np.zeros((2, 2)), bad, [1]), "X"),
     (lambda bad: cross_entropy([0, 1], bad), "y_prob"),
     (lambda bad: logistic_loss(bad, [[0.0]], [1]), "theta"),
     (lambda bad: LogisticRegressionGD(max_iter=bad).fit([[0.0], [1.0]], [0, 1]), "max_iter"),
 ])
 @given(bad=junk)
 def test_linear_refuses_junk(call, name, bad):
-    assume(not (name in ("z", "p", "y_prob", "theta") and isinstance(bad, list)))
+    assume(not (name in ("z", "p", "y_prob", "theta", "Z", "Theta", "X")
+                and isinstance(bad, list)))
     with pytest.raises((TypeError, ValueError)) as error:
         call(bad)
     _names(error, name)
