@@ -46,7 +46,8 @@ def vc_bound_gap(d, m, delta):
     With probability at least 1 - delta, for every h in a class of VC
     dimension d, ``|eps(h) - eps_hat(h)| <= sqrt(32 log(8 S(m) / delta) / m)``,
     where S(m) <= sum_{i <= d} C(m, i) is the growth function (Devroye,
-    Györfi & Lugosi 1996, Theorem 12.5, with the Sauer–Shelah lemma).
+    Györfi & Lugosi 1996, Theorem 12.6, the classifier form of their Theorem 12.5,
+    with the Sauer–Shelah lemma).
 
     Parameters
     ----------
