@@ -97,8 +97,9 @@ def margin_vc_bound(radius, margin, *, n_features=None):
     """VC dimension bound of half-spaces with margin >= ``margin`` on a ball of ``radius``.
 
     ceil(R² / gamma²) + 1 (Vapnik 1998), or min(ceil(R²/gamma²), n) + 1 with
-    ``n_features``. It holds in any dimension; a regular simplex with an even number
-    of vertices attains it.
+    ``n_features``. It holds in any dimension, and a regular simplex attains it for
+    every number k of vertices: its worst margin gives R²/gamma² = k - 1 for even k
+    and a value in (k - 2, k - 1) for odd k.
 
     Examples
     --------
