@@ -18,7 +18,7 @@ from sklearn.model_selection import KFold
 
 from ._validation import check_int, check_real
 
-__all__ = ["uninverted_mean_term_curve", "gaussian_mmd2"]
+__all__ = ["paper_datasets", "uninverted_mean_term_curve", "gaussian_mmd2"]
 
 
 def uninverted_mean_term_curve(X, Ks, n_repeats=3, random_state=0):
@@ -117,3 +117,25 @@ def gaussian_mmd2(X, Y, bandwidth):
     return float((kxx.sum() - np.trace(kxx)) / (n * (n - 1))
                  + (kyy.sum() - np.trace(kyy)) / (p * (p - 1))
                  - 2 * kernel(X, Y).mean())
+
+
+def paper_datasets():
+    """The seven data sets of the source paper: name -> (X, y), y the label to stratify on.
+
+    Examples
+    --------
+    >>> {name: X.shape for name, (X, y) in paper_datasets().items()}["Wine"]
+    (178, 13)
+    """
+    from sklearn.datasets import load_wine
+
+    from .datasets import load_wholesale, load_wine_quality
+    return {
+        "Wholesale, 2 classes": load_wholesale("channel", return_X_y=True),
+        "Wholesale, 3 classes": load_wholesale("region", return_X_y=True),
+        "Wine": load_wine(return_X_y=True),
+        "Red, 2 classes": load_wine_quality("red", binary=True, return_X_y=True),
+        "Red, 6 classes": load_wine_quality("red", return_X_y=True),
+        "White, 2 classes": load_wine_quality("white", binary=True, return_X_y=True),
+        "White, 7 classes": load_wine_quality("white", return_X_y=True),
+    }

@@ -212,6 +212,35 @@ def test_margin_bound_holds_and_is_attained_on_the_regular_simplex(k):
         assert math.ceil(1 / (4 * worst ** 2)) + 1 < k
 
 
+@pytest.mark.parametrize("k", [3, 4, 5, 7, 8])
+def test_margin_proof_inequality_on_random_points(k):
+    # The chapter's proof: the mean over the balanced splits (p = k // 2 points against the
+    # rest) of |mean_A - mean_B|^2 equals k s^2 / (p q), s^2 the sample variance of the
+    # points, and is at most k^2 R^2 / (p q (k - 1)); every split's hard margin is at most
+    # half that distance, so the worst margin is at most R * simplex_worst_margin(k).
+    from itertools import combinations
+    rng = np.random.default_rng(k)
+    X = rng.normal(size=(k, k + 1))
+    R = np.linalg.norm(X, axis=1).max()
+    p, q = k // 2, k - k // 2
+    splits = [list(A) for A in combinations(range(k), p)]
+    dist2 = [np.sum((X[A].mean(axis=0) - np.delete(X, A, axis=0).mean(axis=0)) ** 2) for A in splits]
+    s2 = np.sum((X - X.mean(axis=0)) ** 2) / (k - 1)
+    assert np.mean(dist2) == pytest.approx(k * s2 / (p * q), rel=1e-10)
+    assert np.mean(dist2) <= k ** 2 * R ** 2 / (p * q * (k - 1))
+    worst = min(1 / np.linalg.norm(SVC(kernel="linear", C=1e6, tol=1e-10).fit(
+        X, np.isin(np.arange(k), A).astype(int)).coef_) for A in splits)
+    assert worst <= R * simplex_worst_margin(k) + 1e-9
+    assert margin_vc_bound(R, worst) >= k
+
+
+@pytest.mark.parametrize("k", range(2, 40))
+def test_margin_bound_is_tight_on_every_simplex_and_the_floor_form_fails_for_odd_k(k):
+    gamma = simplex_worst_margin(k)
+    assert margin_vc_bound(1.0, gamma) == k
+    assert math.floor(1 / gamma ** 2 + 1e-9) + 1 == (k if k % 2 == 0 else k - 1)  # 1e-9: rounding
+
+
 def test_margin_bound_is_capped_by_the_dimension():
     assert margin_vc_bound(10.0, 0.1) == 10_001
     assert margin_vc_bound(10.0, 0.1, n_features=3) == 4

@@ -46,7 +46,8 @@ def vc_bound_gap(d, m, delta):
     With probability at least 1 - delta, for every h in a class of VC
     dimension d, ``|eps(h) - eps_hat(h)| <= sqrt(32 log(8 S(m) / delta) / m)``,
     where S(m) <= sum_{i <= d} C(m, i) is the growth function (Devroye,
-    Györfi & Lugosi 1996, Theorem 12.5, with the Sauer–Shelah lemma).
+    Györfi & Lugosi 1996, Theorem 12.6, the classifier form of their Theorem 12.5,
+    with the Sauer–Shelah lemma).
 
     Parameters
     ----------
@@ -96,8 +97,9 @@ def margin_vc_bound(radius, margin, *, n_features=None):
     """VC dimension bound of half-spaces with margin >= ``margin`` on a ball of ``radius``.
 
     ceil(R² / gamma²) + 1 (Vapnik 1998), or min(ceil(R²/gamma²), n) + 1 with
-    ``n_features``. It holds in any dimension; a regular simplex with an even number
-    of vertices attains it.
+    ``n_features``. It holds in any dimension, and a regular simplex attains it for
+    every number k of vertices: its worst margin gives R²/gamma² = k - 1 for even k
+    and a value in (k - 2, k - 1) for odd k.
 
     Examples
     --------
