@@ -311,3 +311,18 @@ def test_violation_figure_dot_is_the_observed_rate_at_the_guaranteed_gap():
     assert figure.gap_dot.get_xdata()[0] == pytest.approx(gap)
     assert figure.gap_dot.get_ydata()[0] == figure.result(400).violation_rate(gap)
     assert figure.gap_dot.get_ydata()[0] <= 0.05
+
+
+def test_violation_figure_draws_the_exact_tail_union():
+    figure = ViolationRateFigure(k=20, n_trials=200)
+    figure.render(m=200)
+    errors = figure.result(200).true_errors
+    gamma = figure.GAMMAS[100]
+    expected = sum(binomial_deviation_tail(200, e, gamma=gamma) for e in errors)
+    assert figure.exact_union.get_ydata()[100] == pytest.approx(min(1.0, expected))
+    assert figure.exact_worst.get_ydata()[100] == pytest.approx(
+        max(binomial_deviation_tail(200, e, gamma=gamma) for e in errors))
+    # the exact-tail union lies between the observed rate and the Hoeffding union bound
+    observed, union = figure.observed.get_ydata(), figure.union.get_ydata()
+    assert np.all(figure.exact_union.get_ydata() <= union + 1e-12)
+    assert np.all(observed <= figure.exact_union.get_ydata() + 0.1)
