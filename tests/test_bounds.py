@@ -10,6 +10,7 @@ from sklearn.metrics import zero_one_loss
 
 from mlcore.bounds import (
     SampleSizeFigure,
+    binomial_deviation_tail,
     ViolationRateFigure,
     finite_class_failure_bound,
     finite_class_gap,
@@ -100,6 +101,68 @@ def test_hoeffding_dominates_exact_binomial_tail(p, m, gamma):
     upper = binom.sf(np.floor(m * (p + gamma) + 1e-9))
     lower = binom.cdf(np.ceil(m * (p - gamma) - 1e-9) - 1)
     assert upper + lower <= hoeffding_tail(m, gamma=gamma) + 1e-12
+
+
+# -- the exact tail (mlcore, from log-space binomial probabilities) against SciPy -------
+def _scipy_tail(m, p, gamma):
+    binom = stats.binom(m, p)
+    return (binom.sf(np.floor(m * (p + gamma) + 1e-9))
+            + binom.cdf(np.ceil(m * (p - gamma) - 1e-9) - 1))
+
+
+@pytest.mark.parametrize("m", [1, 2, 7, 60, 200, 1000, 5000])
+def test_binomial_deviation_tail_matches_scipy(m):
+    p = np.linspace(0.0, 1.0, 41)[:, None]
+    gammas = np.r_[np.linspace(0.001, 1.2, 150), 0.05, 0.1, 0.25][None, :]
+    ours = binomial_deviation_tail(m, p, gamma=gammas)
+    theirs = _scipy_tail(m, p, gammas)
+    assert ours.shape == (41, 153)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-250)
+    assert np.all(ours <= hoeffding_tail(m, gamma=gammas) + 1e-12)
+
+
+def test_binomial_deviation_tail_hand_values():
+    # m = 2, p = 1/2: X/m in {0, 1/2, 1} w.p. 1/4, 1/2, 1/4; |X/m - 1/2| > 0.4 iff X != 1
+    assert binomial_deviation_tail(2, 0.5, gamma=0.4) == pytest.approx(0.5)
+    # a deviation exactly equal to gamma is not counted: |X/m - 1/2| = 1/2 is not > 1/2
+    assert binomial_deviation_tail(2, 0.5, gamma=0.5) == 0.0
+    assert binomial_deviation_tail(10, 0.3, gamma=0.2) == pytest.approx(
+        sum(math.comb(10, x) * 0.3**x * 0.7**(10 - x) for x in range(11) if abs(x / 10 - 0.3) > 0.2 + 1e-12))
+    assert binomial_deviation_tail(50, [0.0, 1.0], gamma=0.01).tolist() == [0.0, 0.0]
+
+
+def test_binomial_deviation_tail_keeps_tiny_tails_accurate():
+    # a far tail is summed from its own end, not as 1 - (something near 1)
+    ours = binomial_deviation_tail(2000, 0.5, gamma=0.3)
+    assert ours > 0 and ours == pytest.approx(_scipy_tail(2000, 0.5, 0.3), rel=1e-9)
+
+
+def test_binomial_deviation_tail_refuses_bad_input():
+    with pytest.raises(ValueError, match="p must be in \\[0, 1\\], got p=1.5"):
+        binomial_deviation_tail(10, 1.5, gamma=0.1)
+    with pytest.raises(ValueError, match="gamma must be > 0"):
+        binomial_deviation_tail(10, 0.5, gamma=0.0)
+    with pytest.raises(ValueError, match="m must be an integer"):
+        binomial_deviation_tail(10**6, 0.5, gamma=0.1)
+    with pytest.raises(TypeError, match="m must be an integer"):
+        binomial_deviation_tail(10.0, 0.5, gamma=0.1)
+
+
+# -- nested grids --------------------------------------------------------------------
+def test_left_grids_are_nested_and_midpoint_grids_are_not():
+    for k in (1, 2, 4, 8, 64):
+        assert set(threshold_grid(k, grid="left")) <= set(threshold_grid(2 * k, grid="left"))
+    assert not set(threshold_grid(2)) <= set(threshold_grid(3))
+    best = [threshold_true_errors(threshold_grid(2**j, grid="left")).min() for j in range(13)]
+    assert np.all(np.diff(best) <= 1e-15)  # nested classes: the best error never rises
+    with pytest.raises(ValueError, match="grid must be one of"):
+        threshold_grid(4, grid="dyadic")
+
+
+def test_simulation_uses_the_requested_grid():
+    result = simulate_uniform_convergence(8, m=50, n_trials=10, grid="left", random_state=0)
+    np.testing.assert_allclose(result.true_errors,
+                               threshold_true_errors(threshold_grid(8, grid="left")))
 
 
 # -- errors name the parameter -----------------------------------------------------
@@ -248,3 +311,18 @@ def test_violation_figure_dot_is_the_observed_rate_at_the_guaranteed_gap():
     assert figure.gap_dot.get_xdata()[0] == pytest.approx(gap)
     assert figure.gap_dot.get_ydata()[0] == figure.result(400).violation_rate(gap)
     assert figure.gap_dot.get_ydata()[0] <= 0.05
+
+
+def test_violation_figure_draws_the_exact_tail_union():
+    figure = ViolationRateFigure(k=20, n_trials=200)
+    figure.render(m=200)
+    errors = figure.result(200).true_errors
+    gamma = figure.GAMMAS[100]
+    expected = sum(binomial_deviation_tail(200, e, gamma=gamma) for e in errors)
+    assert figure.exact_union.get_ydata()[100] == pytest.approx(min(1.0, expected))
+    assert figure.exact_worst.get_ydata()[100] == pytest.approx(
+        max(binomial_deviation_tail(200, e, gamma=gamma) for e in errors))
+    # the exact-tail union lies between the observed rate and the Hoeffding union bound
+    observed, union = figure.observed.get_ydata(), figure.union.get_ydata()
+    assert np.all(figure.exact_union.get_ydata() <= union + 1e-12)
+    assert np.all(observed <= figure.exact_union.get_ydata() + 0.1)

@@ -21,8 +21,8 @@ from sklearn.model_selection import KFold, LeaveOneOut
 from mlcore import _validation as v
 from mlcore.bootstrap import (bootstrap_distribution, bootstrap_indices, bootstrap_interval,
                               bootstrap_se, draw_counts, never_drawn_probability)
-from mlcore.bounds import (finite_class_sample_size, hoeffding_tail, threshold_grid,
-                           threshold_training_errors, threshold_true_errors)
+from mlcore.bounds import (binomial_deviation_tail, finite_class_sample_size, hoeffding_tail,
+                           threshold_grid, threshold_training_errors, threshold_true_errors)
 from mlcore.divergence import gaussian_kl, max_n_folds, regularized_kl_criterion, select_n_folds
 from mlcore.linear import (LogisticRegressionGD, cross_entropy, logistic_gradient,
                            logistic_loss, logit, sigmoid, softmax, softmax_gradient,
@@ -132,6 +132,23 @@ def test_finite_class_sample_size_is_the_smallest(k, gamma, delta):
 def test_hoeffding_tail_closed_form(m, gamma):
     assert hoeffding_tail(m, gamma=gamma) == pytest.approx(2 * math.exp(-2 * gamma**2 * m),
                                                            rel=1e-12, abs=1e-300)
+
+
+@given(st.integers(1, 3000), st.floats(0.0, 1.0), st.floats(1e-4, 1.5))
+def test_binomial_deviation_tail_against_scipy(m, p, gamma):
+    binom = stats.binom(m, p)
+    exact = binom.sf(np.floor(m * (p + gamma) + 1e-9)) + binom.cdf(np.ceil(m * (p - gamma) - 1e-9) - 1)
+    assert binomial_deviation_tail(m, p, gamma=gamma) == pytest.approx(exact, rel=1e-9, abs=1e-250)
+
+
+@pytest.mark.parametrize("name", ["m", "p", "gamma"])
+@given(bad=st.one_of(junk, st.just(float("nan")), st.just(-1), st.just(1.5)))
+def test_binomial_deviation_tail_refuses_invalid(name, bad):
+    assume(not (name == "gamma" and bad == 1.5))
+    kwargs = {"m": 10, "p": 0.3, "gamma": 0.1, name: bad}
+    with pytest.raises((TypeError, ValueError)) as error:
+        binomial_deviation_tail(kwargs.pop("m"), kwargs.pop("p"), **kwargs)
+    _names(error, name)
 
 
 @given(st.integers(1, 50), st.integers(0, 1000))

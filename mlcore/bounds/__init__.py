@@ -11,6 +11,7 @@ known exactly, how often the event on the left really happens.
 
 from ._figures import SampleSizeFigure, ViolationRateFigure
 from ._formulas import (
+    binomial_deviation_tail,
     finite_class_failure_bound,
     finite_class_gap,
     finite_class_sample_size,
@@ -27,6 +28,7 @@ from ._simulation import (
 
 __all__ = [
     "hoeffding_tail",
+    "binomial_deviation_tail",
     "finite_class_failure_bound",
     "finite_class_sample_size",
     "finite_class_gap",

@@ -12,7 +12,8 @@ from matplotlib.ticker import NullLocator
 
 from .._validation import check_int
 from ..widgets import InteractiveFigure
-from ._formulas import _delta, _k, finite_class_gap, finite_class_sample_size, hoeffding_tail
+from ._formulas import (_delta, _k, binomial_deviation_tail, finite_class_gap,
+                        finite_class_sample_size, hoeffding_tail)
 from ._simulation import simulate_uniform_convergence
 
 
@@ -75,12 +76,17 @@ class ViolationRateFigure(InteractiveFigure):
     """The observed ``P(max_h |eps(h) - eps_hat(h)| > gamma)`` beside the union bound, as m moves.
 
     One Monte Carlo run per value of m (cached): ``n_trials`` training sets
-    from the threshold problem with ``k`` hypotheses. The dashed vertical
-    line is the gap :func:`finite_class_gap` guarantees with probability
-    ``1 - delta``; the dot is how often it is actually exceeded.
+    from the threshold problem with ``k`` hypotheses. Beside it, the two
+    exact curves that split the bound's slack: the union bound fed with the
+    exact binomial tails :math:`\\sum_h P(A_h)` (from the union bound down to
+    it is Hoeffding's own slack; from it down to the observed rate, the
+    union's) and the worst single exact tail :math:`\\max_h P(A_h)`. The
+    dashed vertical line is the gap :func:`finite_class_gap` guarantees with
+    probability ``1 - delta``; the dot is how often it is actually exceeded.
     """
 
     benchmark = ("m", [25, 50, 100, 200, 400, 800, 1600])
+    figsize = (7.0, 4.3)
     M_VALUES = [25, 50, 100, 200, 400, 800, 1600]
     GAMMAS = np.geomspace(0.01, 0.6, 240)
 
@@ -94,6 +100,9 @@ class ViolationRateFigure(InteractiveFigure):
         self._cache = {m: simulate_uniform_convergence(k, m=m, n_trials=self.n_trials,
                                                        random_state=random_state)
                        for m in self.M_VALUES}
+        self._tails = {}
+        for m in self.M_VALUES:
+            self.exact_tails(m)
         super().__init__(**kwargs)
 
     def result(self, m):
@@ -102,6 +111,13 @@ class ViolationRateFigure(InteractiveFigure):
             self._cache[m] = simulate_uniform_convergence(
                 self.k, m=m, n_trials=self.n_trials, random_state=self.random_state)
         return self._cache[m]
+
+    def exact_tails(self, m):
+        """``P(A_h)`` for every hypothesis (rows) and every gap of ``GAMMAS`` (columns), exact."""
+        if m not in self._tails:
+            errors = self.result(m).true_errors
+            self._tails[m] = binomial_deviation_tail(m, errors[:, None], gamma=self.GAMMAS[None, :])
+        return self._tails[m]
 
     def controls(self):
         import ipywidgets as widgets
@@ -116,6 +132,10 @@ class ViolationRateFigure(InteractiveFigure):
                                    label=r"observed $P(\max_h|\varepsilon-\hat\varepsilon|>\gamma)$")
         (self.union,) = ax.plot(self.GAMMAS, zeros, "--", color="C3",
                                 label=r"union bound $2k\,e^{-2\gamma^2 m}$ (capped at 1)")
+        (self.exact_union,) = ax.plot(self.GAMMAS, zeros, color="C1",
+                                      label=r"union of exact tails $\sum_h P(A_h)$ (capped)")
+        (self.exact_worst,) = ax.plot(self.GAMMAS, zeros, color="C2",
+                                      label=r"worst single exact tail $\max_h P(A_h)$")
         (self.single,) = ax.plot(self.GAMMAS, zeros, ":", color="0.4",
                                  label=r"one hypothesis $2e^{-2\gamma^2 m}$")
         self.gap_line = ax.axvline(0.1, color="0.5", lw=1, ls="--")
@@ -126,7 +146,7 @@ class ViolationRateFigure(InteractiveFigure):
         ticks = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5]
         ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
         ax.xaxis.set_minor_locator(NullLocator())
-        fig.legend(loc="outside lower center", ncol=3, fontsize=8)
+        fig.legend(loc="outside lower center", ncol=2, fontsize=8)
         self.title = ax.set_title("", fontsize=10)
 
     def update(self, m):
@@ -134,6 +154,9 @@ class ViolationRateFigure(InteractiveFigure):
         self.observed.set_ydata(result.violation_rate(self.GAMMAS))
         self.union.set_ydata(np.minimum(1.0, result.bound(self.GAMMAS)))
         self.single.set_ydata(np.minimum(1.0, hoeffding_tail(m, gamma=self.GAMMAS)))
+        tails = self.exact_tails(m)
+        self.exact_union.set_ydata(np.minimum(1.0, tails.sum(axis=0)))
+        self.exact_worst.set_ydata(tails.max(axis=0))
         gap = finite_class_gap(self.k, m=m, delta=self.delta)
         rate = result.violation_rate(gap)
         self.gap_line.set_xdata([gap, gap])

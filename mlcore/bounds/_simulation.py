@@ -12,24 +12,40 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._parallel import parallel_map
-from .._validation import as_generator, check_array, check_int, check_random_state, check_real
+from .._validation import (as_generator, check_array, check_int, check_option,
+                           check_random_state, check_real)
 from ._formulas import _checked, _delta, _gamma, _k, _m, _out, finite_class_failure_bound
 
 
 # -- a problem where every true error is known: thresholds on [0, 1] ------------
-def threshold_grid(k):
-    """The k thresholds ``(j + 1/2) / k``, j = 0, ..., k-1, of the chapter's finite class.
+def threshold_grid(k, *, grid="midpoint"):
+    """The k thresholds of the chapter's finite class :math:`\\mathcal{H}_k`.
 
-    The class is :math:`\\mathcal{H}_k = \\{h_t(x) = 1\\{x \\ge t\\}\\}` for those
-    thresholds: k evenly spaced cuts of the interval [0, 1].
+    The class is :math:`\\mathcal{H}_k = \\{h_t(x) = 1\\{x \\ge t\\}\\}` for k
+    evenly spaced cuts t of the interval [0, 1].
+
+    Parameters
+    ----------
+    k : int
+        Number of thresholds, k >= 1.
+    grid : {"midpoint", "left"}
+        ``"midpoint"``: ``t = (j + 1/2) / k``, the centres of k equal cells
+        (the classes for different k are *not* nested: the grid for k = 2 is
+        not part of the grid for k = 3). ``"left"``: ``t = j / k``, the cells'
+        left ends, j = 0, ..., k-1; these classes are nested whenever k divides
+        k' (``H_2`` is in ``H_4``, in ``H_8``, ...), so the best error in the
+        class can only fall along k = 1, 2, 4, 8, ...
 
     Examples
     --------
     >>> threshold_grid(4)
     array([0.125, 0.375, 0.625, 0.875])
+    >>> threshold_grid(4, grid="left")
+    array([0.  , 0.25, 0.5 , 0.75])
     """
     k = _k(k)
-    return (np.arange(k) + 0.5) / k
+    grid = check_option(grid, "grid", ["midpoint", "left"])
+    return (np.arange(k) + (0.5 if grid == "midpoint" else 0.0)) / k
 
 
 def _check_problem(boundary, noise):
@@ -45,10 +61,11 @@ def threshold_true_errors(thresholds, *, boundary=0.37, noise=0.2):
 
     The data: :math:`x \\sim U[0, 1]` and :math:`y = 1\\{x \\ge \\theta\\}`
     (``theta = boundary``), flipped with probability ``noise`` =
-    :math:`\\eta`. The classifier :math:`h_t` disagrees with the clean label on
+    :math:`\\rho` (the label-noise rate; chapter 1's :math:`\\eta` is a learning
+    rate, a different thing). The classifier :math:`h_t` disagrees with the clean label on
     an interval of length :math:`|t - \\theta|`, so
 
-    .. math:: \\varepsilon(h_t) = \\eta + (1 - 2\\eta)\\,|t - \\theta|.
+    .. math:: \\varepsilon(h_t) = \\rho + (1 - 2\\rho)\\,|t - \\theta|.
 
     Parameters
     ----------
@@ -57,7 +74,7 @@ def threshold_true_errors(thresholds, *, boundary=0.37, noise=0.2):
     boundary : float
         The true threshold, in [0, 1].
     noise : float
-        Label-flip probability, in [0, 1/2).
+        Label-flip probability :math:`\\rho`, in [0, 1/2).
 
     Returns
     -------
@@ -215,7 +232,7 @@ def _simulate_chunk(task):
 
 
 def simulate_uniform_convergence(k, *, m, gamma=None, n_trials=1000, boundary=0.37,
-                                 noise=0.2, random_state=None, n_jobs=None):
+                                 noise=0.2, grid="midpoint", random_state=None, n_jobs=None):
     """Measure how often a finite class fails to converge uniformly.
 
     The class is the ``k`` threshold classifiers of :func:`threshold_grid`
@@ -237,6 +254,8 @@ def simulate_uniform_convergence(k, *, m, gamma=None, n_trials=1000, boundary=0.
         Number of independent training sets.
     boundary, noise : float
         The data distribution (see :func:`threshold_true_errors`).
+    grid : {"midpoint", "left"}
+        Which k thresholds (see :func:`threshold_grid`).
     random_state : int, numpy Generator or None
         Seed. The trials are drawn in fixed blocks, each from its own child
         seed, so the result does not depend on ``n_jobs``.
@@ -262,7 +281,7 @@ def simulate_uniform_convergence(k, *, m, gamma=None, n_trials=1000, boundary=0.
     random_state = check_random_state(random_state)
     if random_state is not None and not isinstance(random_state, int):
         random_state = int(as_generator(random_state).integers(2**63))
-    thresholds = threshold_grid(k)
+    thresholds = threshold_grid(k, grid=grid)
     true_errors = threshold_true_errors(thresholds, boundary=boundary, noise=noise)
     # About a million numbers per block: big enough for numpy, small for memory.
     block = max(1, 2**20 // (m + k + 1))
