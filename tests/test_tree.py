@@ -174,3 +174,18 @@ def test_oblique_tree_needs_fewer_leaves_for_a_slanted_boundary():
     axis = DecisionTreeClassifier(max_depth=2).fit(X, y)
     assert oblique.score(X, y) > axis.score(X, y) + 0.05
     assert oblique.n_leaves() <= 4
+
+
+def test_root_choice_of_each_criterion_with_the_id_column():
+    frame = read_data_file("watermelon2.csv")
+    X, y = frame.iloc[:, 0:7].astype({"编号": str}), frame.iloc[:, 7].to_numpy()
+    gains = np.array([information_gain(X[c], y) for c in X.columns])
+    ratios = np.array([gain_ratio(X[c], y) for c in X.columns])
+    ginis = np.array([gini_index(X[c], y) for c in X.columns])
+    assert np.argmax(gains) == 0                                # ID3 is fooled by the id column
+    assert DecisionTreeClassifier(criterion="gain").fit(X, y).tree_.feature == 0
+    above = np.flatnonzero(gains >= gains.mean())               # C4.5: above-average gain, then the ratio
+    c45 = DecisionTreeClassifier(criterion="gain_ratio").fit(X, y).tree_.feature
+    assert c45 == above[np.argmax(ratios[above])] and X.columns[c45] == "纹理"
+    cart = DecisionTreeClassifier(criterion="gini").fit(X, y).tree_.feature
+    assert cart == np.argmin(ginis)
