@@ -151,14 +151,19 @@ def test_bad_input():
 
 def test_fit_on_white_wine_within_ten_times_sklearn():
     X, y = load_wine_quality("white", return_X_y=True)
-    start = time.perf_counter()
-    SkTree(criterion="entropy", random_state=0).fit(X, y)
-    sklearn_time = time.perf_counter() - start
-    start = time.perf_counter()
-    DecisionTreeClassifier().fit(X, y)
-    ours_time = time.perf_counter() - start
+
+    def cpu_time(fit):                               # CPU time, best of 3: robust to a busy machine
+        times = []
+        for _ in range(3):
+            start = time.process_time()
+            fit()
+            times.append(time.process_time() - start)
+        return min(times)
+
+    sklearn_time = cpu_time(lambda: SkTree(criterion="entropy", random_state=0).fit(X, y))
+    ours_time = cpu_time(lambda: DecisionTreeClassifier().fit(X, y))
     print(f"\nwhite wine: mlcore {ours_time:.2f} s, sklearn {sklearn_time:.3f} s, ratio {ours_time / sklearn_time:.1f}")
-    assert ours_time < 40 * sklearn_time + 1.0      # the benchmark script reports the ratio; fail only far off
+    assert ours_time < 20 * sklearn_time + 0.1      # target 10x (scripts/bench_tree.py); fail only far off
 
 
 def test_figure():
