@@ -16,7 +16,7 @@ from sklearn.utils.validation import (check_consistent_length, check_is_fitted, 
                                       validate_data)
 
 from .._validation import check_int, check_option
-from ._criteria import _entropy_of, _gini_of
+from ._criteria import _entropy_of, _gini_of, _is_missing, _numeric_column
 
 
 @dataclass
@@ -497,17 +497,3 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             return node.depth if node.is_leaf else max(deepest(c) for c in node.children)
 
         return deepest(self.tree_)
-
-
-def _numeric_column(series):
-    """True for a column of numbers (missing values allowed), False for strings, categories, booleans."""
-    if pd.api.types.is_bool_dtype(series):
-        return False
-    if pd.api.types.is_numeric_dtype(series):
-        return True
-    return all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-               for v in series if not _is_missing(v))
-
-
-def _is_missing(value):
-    return value is None or (isinstance(value, float) and np.isnan(value))
