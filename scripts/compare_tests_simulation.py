@@ -3,8 +3,8 @@
     python scripts/compare_tests_simulation.py                    # 2,000 repetitions each
     python scripts/compare_tests_simulation.py --repetitions 500 --n-jobs 2
 
-The chapter runs the same experiment with 200 (equal learners) and 100
-(unequal) repetitions; this script uses 2,000 of each, so that a rejection
+The chapter runs the equal-learners setting with 200 repetitions and quotes
+this script, which uses 2,000 repetitions of each setting, so that a rejection
 rate of 0.05 has a Monte Carlo standard error of about 0.005. Each
 repetition draws m = 60 points (x1, x2) ~ N(0, I) with
 y = 1[x1 + b x2 + noise > 0], noise ~ N(0, 1), and compares

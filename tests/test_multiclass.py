@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits, load_iris, load_wine
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, RidgeClassifier
 from sklearn.multiclass import OneVsOneClassifier, OneVsRestClassifier, OutputCodeClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -56,6 +56,29 @@ def test_longer_codes_correct_more_flipped_outputs():
     ecoc = ECOCClassifier(_model(), code="exhaustive").fit(X, y)
     outputs = np.tile(ecoc.code_[y], 1)                                  # perfect classifiers
     assert np.array_equal(ecoc.decode(outputs), y)
+    # A code with row separation d corrects every set of floor((d - 1) / 2) flipped outputs.
+    rng = np.random.default_rng(0)
+    X6 = rng.normal(size=(120, 3))
+    y6 = np.repeat(np.arange(6), 20)
+    six = ECOCClassifier(RidgeClassifier(), code="exhaustive").fit(X6, y6)   # 31 columns, d = 16
+    d = code_separation(six.code_)[0]
+    correctable = int((d - 1) // 2)
+    assert d == 16 and correctable == 7
+    for _ in range(200):
+        true = rng.integers(6)
+        word = six.code_[true].astype(float)
+        word[rng.choice(word.size, correctable, replace=False)] *= -1
+        assert six.decode(word[None, :])[0] == true
+    # ... and longer random codes survive more flips: decoded accuracy with 3 of L outputs flipped.
+    survived = {}
+    for size in (1, 4):
+        code = ECOCClassifier(RidgeClassifier(), code="dense-random", code_size=size,
+                              random_state=0).fit(X6, y6)
+        words = np.repeat(code.code_, 50, axis=0).astype(float)
+        for row in words:
+            row[rng.choice(row.size, 3, replace=False)] *= -1
+        survived[size] = np.mean(code.decode(words) == np.repeat(code.classes_, 50))
+    assert survived[4] == 1.0 and survived[1] < 0.9, survived
 
 
 def test_bad_input():

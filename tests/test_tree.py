@@ -151,14 +151,19 @@ def test_bad_input():
 
 def test_fit_on_white_wine_within_ten_times_sklearn():
     X, y = load_wine_quality("white", return_X_y=True)
-    start = time.perf_counter()
-    SkTree(criterion="entropy", random_state=0).fit(X, y)
-    sklearn_time = time.perf_counter() - start
-    start = time.perf_counter()
-    DecisionTreeClassifier().fit(X, y)
-    ours_time = time.perf_counter() - start
+
+    def cpu_time(fit):                               # CPU time, best of 3: robust to a busy machine
+        times = []
+        for _ in range(3):
+            start = time.process_time()
+            fit()
+            times.append(time.process_time() - start)
+        return min(times)
+
+    sklearn_time = cpu_time(lambda: SkTree(criterion="entropy", random_state=0).fit(X, y))
+    ours_time = cpu_time(lambda: DecisionTreeClassifier().fit(X, y))
     print(f"\nwhite wine: mlcore {ours_time:.2f} s, sklearn {sklearn_time:.3f} s, ratio {ours_time / sklearn_time:.1f}")
-    assert ours_time < 40 * sklearn_time + 1.0      # the benchmark script reports the ratio; fail only far off
+    assert ours_time < 20 * sklearn_time + 0.1      # target 10x (scripts/bench_tree.py); fail only far off
 
 
 def test_figure():
@@ -174,3 +179,18 @@ def test_oblique_tree_needs_fewer_leaves_for_a_slanted_boundary():
     axis = DecisionTreeClassifier(max_depth=2).fit(X, y)
     assert oblique.score(X, y) > axis.score(X, y) + 0.05
     assert oblique.n_leaves() <= 4
+
+
+def test_root_choice_of_each_criterion_with_the_id_column():
+    frame = read_data_file("watermelon2.csv")
+    X, y = frame.iloc[:, 0:7].astype({"编号": str}), frame.iloc[:, 7].to_numpy()
+    gains = np.array([information_gain(X[c], y) for c in X.columns])
+    ratios = np.array([gain_ratio(X[c], y) for c in X.columns])
+    ginis = np.array([gini_index(X[c], y) for c in X.columns])
+    assert np.argmax(gains) == 0                                # ID3 is fooled by the id column
+    assert DecisionTreeClassifier(criterion="gain").fit(X, y).tree_.feature == 0
+    above = np.flatnonzero(gains >= gains.mean())               # C4.5: above-average gain, then the ratio
+    c45 = DecisionTreeClassifier(criterion="gain_ratio").fit(X, y).tree_.feature
+    assert c45 == above[np.argmax(ratios[above])] and X.columns[c45] == "纹理"
+    cart = DecisionTreeClassifier(criterion="gini").fit(X, y).tree_.feature
+    assert cart == np.argmin(ginis)

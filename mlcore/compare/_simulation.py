@@ -231,9 +231,9 @@ def _one_repetition(sampler, estimator_a, estimator_b, n_samples, seed):
     rng = np.random.default_rng(seed)
     X, y = sampler(n_samples, rng)
 
-    def scores(train, test):
-        a = clone(estimator_a).fit(X[train], y[train]).score(X[test], y[test])
-        b = clone(estimator_b).fit(X[train], y[train]).score(X[test], y[test])
+    def scores(train, test):            # accuracy as in ``score``, without its input checks (faster)
+        a = np.mean(clone(estimator_a).fit(X[train], y[train]).predict(X[test]) == y[test])
+        b = np.mean(clone(estimator_b).fit(X[train], y[train]).predict(X[test]) == y[test])
         return a, b
 
     state = int(rng.integers(2**31 - 1))
@@ -308,6 +308,13 @@ def rejection_rates(sampler, estimator_a, estimator_b, *, n_samples=200, n_repet
                          "se": np.sqrt(rate * (1 - rate) / n_repetitions)}, index=TESTS)
 
 
+def _plain(estimator, X):
+    """True for a finite 2-D float64 array with at least one row, given to an estimator fitted
+    without feature names: the inputs ``validate_data`` would pass unchanged."""
+    return (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.shape[0] > 0
+            and X.shape[1] > 0 and not hasattr(estimator, "feature_names_in_") and np.isfinite(X).all())
+
+
 class MidpointClassifier(ClassifierMixin, BaseEstimator):
     """A one-feature classifier: threshold halfway between the two class means.
 
@@ -348,8 +355,12 @@ class MidpointClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Store the classes and the midpoint of their means; returns ``self``."""
-        X, y = validate_data(self, X, y)
-        check_classification_targets(y)
+        if _plain(self, X) and isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "iu" \
+                and len(y) == len(X):
+            self.n_features_in_ = X.shape[1]     # the simulations' inputs: skip the (slow) generic checks
+        else:
+            X, y = validate_data(self, X, y)
+            check_classification_targets(y)
         feature = check_int(self.feature, "feature", low=0, high=X.shape[1] - 1)
         self.classes_ = np.unique(y)
         if self.classes_.size != 2:
@@ -364,6 +375,7 @@ class MidpointClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """The class on the same side of the threshold as its mean."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
+        if not (_plain(self, X) and X.shape[1] == self.n_features_in_):
+            X = validate_data(self, X, reset=False)
         above = X[:, int(self.feature)] > self.threshold_
         return self.classes_[np.where(above, self._upper, 1 - self._upper)]

@@ -11,6 +11,7 @@ quantities below are then computed from weighted counts.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from scipy.special import xlogy
 
 
@@ -216,3 +217,17 @@ def threshold_gains(x, y, sample_weight=None, criterion="gain"):
         return thresholds, gains
     iv = _entropy_of(np.column_stack([n_left, n_right]))
     return thresholds, np.where(iv > 0, gains / np.where(iv > 0, iv, 1), 0.0)
+
+
+def _numeric_column(series):
+    """True for a column of numbers (missing values allowed), False for strings, categories, booleans."""
+    if pd.api.types.is_bool_dtype(series):
+        return False
+    if pd.api.types.is_numeric_dtype(series):
+        return True
+    return all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+               for v in series if not _is_missing(v))
+
+
+def _is_missing(value):
+    return value is None or (isinstance(value, float) and np.isnan(value))

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from scipy.special import xlogy
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (check_consistent_length, check_is_fitted, column_or_1d,
                                       validate_data)
 
 from .._validation import check_int, check_option
-from ._criteria import _entropy_of, _gini_of
+from ._criteria import _entropy_of, _gini_of, _is_missing, _numeric_column
 
 
 @dataclass
@@ -320,16 +321,25 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         onehot[rows, np.arange(len(features))[None, :], self._y[idx][order]] = w[order]
         left = np.cumsum(onehot, axis=0)[:-1]                                  # (m-1, F, K)
         total = onehot[:, 0, :].sum(axis=0)
-        right = total - left
-        n_left, n_right, n = left.sum(axis=2), right.sum(axis=2), total.sum()
+        n_left = left.sum(axis=2)
+        n_right, n = total.sum() - n_left, total.sum()
         distinct = xs[1:] > xs[:-1]
         if self.criterion == "gini":
+            right = total - left
             scores = (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
             scores = np.where(distinct, scores, np.inf)
             best = np.argmin(scores, axis=0)
         else:
-            scores = _entropy_of(total) - (n_left * _entropy_of(left) + n_right * _entropy_of(right)) / n
-            scores = np.where(distinct, scores, -np.inf)
+            # Only thresholds between distinct values, and with the counts unnormalized:
+            # n_l Ent(l) = (n_l ln n_l - sum_k l_k ln l_k) / ln 2, the same for the right side.
+            at = np.flatnonzero(distinct.ravel())
+            lefts = left.reshape(-1, n_classes)[at]
+            rights = total - lefts
+            nl, nr = n_left.ravel()[at], n_right.ravel()[at]
+            children = (xlogy(nl, nl) - xlogy(lefts, lefts).sum(axis=1)
+                        + xlogy(nr, nr) - xlogy(rights, rights).sum(axis=1)) / np.log(2)
+            scores = np.full(distinct.shape, -np.inf)
+            scores.ravel()[at] = _entropy_of(total) - children / n
             best = np.argmax(scores, axis=0)
         out = {}
         for f, j in enumerate(features):
@@ -487,17 +497,3 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             return node.depth if node.is_leaf else max(deepest(c) for c in node.children)
 
         return deepest(self.tree_)
-
-
-def _numeric_column(series):
-    """True for a column of numbers (missing values allowed), False for strings, categories, booleans."""
-    if pd.api.types.is_bool_dtype(series):
-        return False
-    if pd.api.types.is_numeric_dtype(series):
-        return True
-    return all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-               for v in series if not _is_missing(v))
-
-
-def _is_missing(value):
-    return value is None or (isinstance(value, float) and np.isnan(value))
