@@ -295,6 +295,23 @@ def test_summary_recovers_known_bias():
     np.testing.assert_allclose(summary["bias"], 0.5)
     np.testing.assert_allclose(summary["std"], np.sqrt(2.0))
     np.testing.assert_allclose(summary["rmse"], np.sqrt((0.25 + 2.25) / 2))
+    np.testing.assert_allclose(summary["bias_se"], np.sqrt(2.0) / np.sqrt(2))
+    np.testing.assert_allclose(summary["median_bias"], 0.5)
+    np.testing.assert_allclose(summary["iqr"], 1.0)  # quartiles 1.5 and 2.5 of {1, 3}
+
+
+def test_summary_standard_errors_match_normal_theory():
+    # For normal estimates, SE(mean) = sigma / sqrt(n) and SE(std) ~ sigma / sqrt(2 n).
+    n, sigma = 20_000, 0.3
+    rng = np.random.default_rng(0)
+    labels = [s[0] for s in STUDY_SCHEMES]
+    results = {"n_samples": np.full(n * len(labels), 60), "scheme": np.repeat(labels, n),
+               "estimate": 1.0 + sigma * rng.standard_normal(n * len(labels)),
+               "true_error": np.ones(n * len(labels))}
+    summary = summarize_cv_study(results)
+    np.testing.assert_allclose(summary["bias_se"], sigma / np.sqrt(n), rtol=0.03)
+    np.testing.assert_allclose(summary["std_se"], sigma / np.sqrt(2 * n), rtol=0.05)
+    np.testing.assert_allclose(summary["iqr"], 2 * 0.6745 * sigma, rtol=0.05)
 
 
 def test_study_parameter_errors():

@@ -21,7 +21,8 @@ from ._figures import DegreeSelectionFigure, FoldAssignmentFigure
 from ._splitters import (SCHEMES, BlockedMxTwoCV, fold_assignment, loo_mse_linear,
                          loo_residuals_linear, make_splitter, two_level_design)
 from ._study import (STUDY_SCHEMES, cv_estimator_study, cv_split_errors, degree_curves,
-                     legendre_design, sine_regression, sine_target, summarize_cv_study)
+                     legendre_design, mx2_variance_study, sine_regression, sine_target,
+                     summarize_cv_study)
 
 __all__ = [
     "BlockedMxTwoCV",
@@ -39,6 +40,7 @@ __all__ = [
     "STUDY_SCHEMES",
     "cv_estimator_study",
     "summarize_cv_study",
+    "mx2_variance_study",
     "FoldAssignmentFigure",
     "DegreeSelectionFigure",
     # chapter 5's choice of K, defined in mlcore.divergence
