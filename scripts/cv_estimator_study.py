@@ -2,12 +2,14 @@
 
     python scripts/cv_estimator_study.py                      # 2,000 training sets per size
     python scripts/cv_estimator_study.py --repeats 200 --sizes 30 60 120
+    python scripts/cv_estimator_study.py --sections nested    # only section 4
 
 The chapter runs ``mlcore.model_selection.cv_estimator_study`` at a small size
 (200 training sets at m = 30, 60, 120) and ``mx2_variance_study`` at 40 training
 sets x 20 draws, so that it executes in seconds. This script runs the full size
 (by default 2,000 training sets at m = 30, 60, 120, 240, 480; and 400 training
-sets x 40 draws of blocked and random r x 2 CV at m = 60, r = 3 and 5), prints
+sets x 40 draws of blocked and random r x 2 CV at m = 60, r = 3 and 5; 1,000
+training sets of the nested-CV experiment at m = 30), prints
 the bias / standard deviation / RMSE table with Monte Carlo standard errors, the
 median bias and the interquartile range (the two-fold schemes are heavy-tailed at
 m = 30), and benchmarks the way the module computes it (all splits of a scheme fitted at
@@ -25,9 +27,10 @@ import time
 
 import numpy as np
 from sklearn.linear_model import LinearRegression
-from sklearn.model_selection import LeaveOneOut, cross_val_score
+from sklearn.model_selection import KFold, LeaveOneOut, cross_val_score
 
-from mlcore.model_selection import (STUDY_SCHEMES, cv_estimator_study, legendre_design,
+from mlcore.model_selection import (STUDY_SCHEMES, cv_estimator_study, degree_curves,
+                                    legendre_design,
                                     make_splitter, mx2_variance_study, sine_regression,
                                     summarize_cv_study)
 
@@ -53,6 +56,30 @@ def naive_study(sizes, n_repeats, random_state):
     return np.array(estimates)
 
 
+def select_degree(x, y, seed, candidates):
+    """Chapter 4's procedure: 10-fold CV over the degrees, refit the best on (x, y)."""
+    _, cv = degree_curves(x, y, candidates, n_splits=10, random_state=seed)
+    best = int(candidates[np.argmin(cv)])
+    return best, cv.min(), np.linalg.lstsq(legendre_design(x, best), y, rcond=None)[0]
+
+
+def nested_study(n_sets, seed, m=30, noise=0.3, candidates=np.arange(9)):
+    """Reported CV minimum, 5-fold nested CV and true error of the returned model, per set."""
+    rng = np.random.default_rng(seed)
+    x_eval, y_eval = sine_regression(20_000, noise=noise, random_state=rng)
+    rows = []
+    for _ in range(n_sets):
+        x, y = sine_regression(m, noise=noise, random_state=rng)
+        best, reported, coef = select_degree(x, y, seed, candidates)
+        truth = np.mean((y_eval - legendre_design(x_eval, best) @ coef) ** 2)
+        outer = []
+        for train, test in KFold(5, shuffle=True, random_state=seed).split(x):
+            b, _, c = select_degree(x[train], y[train], seed, candidates)
+            outer.append(np.mean((y[test] - legendre_design(x[test], b) @ c) ** 2))
+        rows.append((reported, np.mean(outer), truth))
+    return np.array(rows).T
+
+
 def timed(func, *args, **kwargs):
     start = time.perf_counter()
     result = func(*args, **kwargs)
@@ -69,14 +96,28 @@ def main():
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--mx2-datasets", type=int, default=400,
                         help="training sets (m = 60) in the blocked-vs-random r x 2 comparison")
+    parser.add_argument("--nested-sets", type=int, default=1000,
+                        help="training sets (m = 30) in the nested-CV experiment")
     parser.add_argument("--mx2-draws", type=int, default=40,
                         help="fresh shuffles of each splitter per training set")
+    parser.add_argument("--sections", nargs="+", default=["bench", "study", "mx2", "nested"],
+                        choices=["bench", "study", "mx2", "nested"], help="what to run")
     args = parser.parse_args()
     os.environ.setdefault("MLCORE_QUIET", "1")
+    if "bench" in args.sections:
+        benchmark(args)
+    if "study" in args.sections:
+        study(args)
+    if "mx2" in args.sections:
+        mx2(args)
+    if "nested" in args.sections:
+        nested(args)
 
-    # 1. Benchmark: the naive loop on a few training sets (checked equal to the
-    # batched estimates), the batched way in one process and in parallel on ten
-    # times as many (after warming up joblib's worker pool), per training set.
+
+def benchmark(args):
+    """Section 1: the naive loop on a few training sets (checked equal to the batched
+    estimates), the batched way in one process and in parallel on ten times as many
+    (after warming up joblib's worker pool), per training set."""
     naive, t_naive = timed(naive_study, args.sizes, args.bench_repeats, args.seed)
     check = cv_estimator_study(args.sizes, args.bench_repeats, random_state=args.seed, n_jobs=1)
     assert np.allclose(check["estimate"], naive, rtol=1e-8), "batched estimates differ"
@@ -96,11 +137,13 @@ def main():
           f"({per[0] / per[2]:5.1f}x faster than naive, {per[1] / per[2]:4.2f}x from joblib "
           f"on {os.cpu_count()} cores)")
 
-    # 2. The full-size study.
+
+def study(args):
+    """Section 2: the full-size study."""
     results, t_full = timed(cv_estimator_study, sizes=args.sizes, n_repeats=args.repeats,
                             n_jobs=args.n_jobs, random_state=args.seed)
     print(f"\nfull study: {len(args.sizes)} sizes x {args.repeats} training sets in {t_full:.1f} s "
-          f"(the naive loop would take about {per[0] * len(args.sizes) * args.repeats:.0f} s)")
+          f"")
     summary = summarize_cv_study(results)
     print("\nbias = mean(estimate - true error) +- MC s.e.; std +- delta-method s.e.; "
           "median bias and IQR are robust to the heavy tails")
@@ -116,7 +159,10 @@ def main():
               f"{summary['std'][row]:7.4f} {summary['std_se'][row]:7.4f} "
               f"{summary['iqr'][row]:7.4f} {summary['rmse'][row]:7.4f} {corr:6.3f}")
 
-    # 3. Blocked against random r x 2 CV at equal r, on the same training sets.
+
+
+def mx2(args):
+    """Section 3: blocked against random r x 2 CV at equal r, on the same training sets."""
     print(f"\nblocked vs random r x 2 CV, m = 60, {args.mx2_datasets} training sets x "
           f"{args.mx2_draws} draws of each splitter:")
     for r in (3, 5):
@@ -130,6 +176,22 @@ def main():
               f"{log_ratio.mean():+.3f} +- {se:.3f} (ratio {np.exp(log_ratio.mean()):.3f}); "
               f"mean estimate blocked - random {diff.mean():+.5f} +- "
               f"{diff.std(ddof=1) / np.sqrt(args.mx2_datasets):.5f}")
+
+
+
+def nested(args):
+    """Section 4: is the reported CV minimum optimistic, the nested estimate honest?"""
+    reported, nested, truth = nested_study(args.nested_sets, args.seed)
+    print(f"\nnested CV, m = 30, degrees 0-8, {args.nested_sets} training sets: true error of "
+          f"the returned model median {np.median(truth):.3f}, mean {truth.mean():.3f}, "
+          f"largest {truth.max():.2f}")
+    for name, est in [("reported CV minimum", reported), ("5-fold nested CV", nested)]:
+        diff = est - truth
+        below = np.mean(diff < 0)
+        print(f"  {name:>19} - true: mean {diff.mean():+.4f} +- "
+              f"{diff.std(ddof=1) / np.sqrt(len(diff)):.4f}, median {np.median(diff):+.4f}, "
+              f"below the truth in {below:.3f} +- {np.sqrt(below * (1 - below) / len(diff)):.3f}")
+
 
 if __name__ == "__main__":
     main()
