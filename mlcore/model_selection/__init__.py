@@ -4,8 +4,9 @@ Chapter 4 of the book. Most schemes are scikit-learn splitters, named by
 :func:`make_splitter`; this module adds what scikit-learn lacks:
 
 * :class:`BlockedMxTwoCV`, blocked r x 2 cross-validation: r two-fold splits
-  built from a two-level orthogonal array over :math:`2^q` blocks,
-  :math:`q = \\lceil \\log_2(r + 1) \\rceil`, so that any two halves from
+  built from a two-level orthogonal array over N blocks (the smallest
+  Hadamard / Plackett-Burman array with N >= r + 1 rows, N a multiple of 4,
+  or the regular one with :math:`2^q` rows), so that any two halves from
   different replications share a quarter of the samples;
 * :func:`loo_residuals_linear` / :func:`loo_mse_linear`, leave-one-out for
   least squares from one fit, :math:`e_i / (1 - h_{ii})`;
