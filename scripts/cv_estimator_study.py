@@ -9,7 +9,8 @@ The chapter runs ``mlcore.model_selection.cv_estimator_study`` at a small size
 sets x 20 draws, so that it executes in seconds. This script runs the full size
 (by default 2,000 training sets at m = 30, 60, 120, 240, 480; and 400 training
 sets x 40 draws of blocked and random r x 2 CV at m = 60, r = 3 and 5; 1,000
-training sets of the nested-CV experiment at m = 30), prints
+training sets of the nested-CV experiment at m = 30; 1,000 training sets at m = 40,
+160 and 640 of the degree-selection experiment), prints
 the bias / standard deviation / RMSE table with Monte Carlo standard errors, the
 median bias and the interquartile range (the two-fold schemes are heavy-tailed at
 m = 30), and benchmarks the way the module computes it (all splits of a scheme fitted at
@@ -29,7 +30,8 @@ import numpy as np
 from sklearn.linear_model import LinearRegression
 from sklearn.model_selection import KFold, LeaveOneOut, cross_val_score
 
-from mlcore.model_selection import (STUDY_SCHEMES, cv_estimator_study, degree_curves,
+from mlcore.model_selection import (SELECTION_SCHEMES, STUDY_SCHEMES, cv_estimator_study,
+                                    degree_curves, degree_selection_study,
                                     legendre_design,
                                     make_splitter, mx2_variance_study, sine_regression,
                                     summarize_cv_study)
@@ -100,8 +102,12 @@ def main():
                         help="training sets (m = 30) in the nested-CV experiment")
     parser.add_argument("--mx2-draws", type=int, default=40,
                         help="fresh shuffles of each splitter per training set")
-    parser.add_argument("--sections", nargs="+", default=["bench", "study", "mx2", "nested"],
-                        choices=["bench", "study", "mx2", "nested"], help="what to run")
+    parser.add_argument("--selection-sets", type=int, default=1000,
+                        help="training sets per size (m = 40, 160, 640) in the selection study")
+    parser.add_argument("--sections", nargs="+",
+                        default=["bench", "study", "mx2", "nested", "selection"],
+                        choices=["bench", "study", "mx2", "nested", "selection"],
+                        help="what to run")
     args = parser.parse_args()
     os.environ.setdefault("MLCORE_QUIET", "1")
     if "bench" in args.sections:
@@ -112,6 +118,8 @@ def main():
         mx2(args)
     if "nested" in args.sections:
         nested(args)
+    if "selection" in args.sections:
+        selection(args)
 
 
 def benchmark(args):
@@ -191,6 +199,24 @@ def nested(args):
         print(f"  {name:>19} - true: mean {diff.mean():+.4f} +- "
               f"{diff.std(ddof=1) / np.sqrt(len(diff)):.4f}, median {np.median(diff):+.4f}, "
               f"below the truth in {below:.3f} +- {np.sqrt(below * (1 - below) / len(diff)):.3f}")
+
+
+
+def selection(args):
+    """Section 5: choosing the true degree (3 of 0-8) by each scheme, and the regret."""
+    out = degree_selection_study(sizes=(40, 160, 640), n_datasets=args.selection_sets,
+                                 random_state=args.seed)
+    print(f"\nchoosing the degree (true 3, candidates 0-8), {args.selection_sets} training "
+          "sets per size: P(true degree), P(larger degree), mean regret, each +- s.e.")
+    for m in (40, 160, 640):
+        for name in SELECTION_SCHEMES:
+            pick = (out["n_samples"] == m) & (out["scheme"] == name)
+            right, over = np.mean(out["chosen"][pick] == 3), np.mean(out["chosen"][pick] > 3)
+            regret = out["regret"][pick]
+            n = pick.sum()
+            print(f"  m = {m:3} {name:<9} P(3) {right:.3f} +- {np.sqrt(right * (1 - right) / n):.3f}"
+                  f"  P(>3) {over:.3f}  regret {regret.mean():.5f} +- "
+                  f"{regret.std(ddof=1) / np.sqrt(n):.5f}")
 
 
 if __name__ == "__main__":

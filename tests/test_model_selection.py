@@ -367,3 +367,35 @@ def test_figures_render_every_scheme_and_degree():
     degrees = DegreeSelectionFigure()
     degrees.render(degree=7)
     assert degrees.title.get_text().startswith("degree 7")
+
+
+# -- blocked vs random r x 2, and the selection study ------------------------------
+def test_mx2_variance_study_matches_direct_cross_validation():
+    from mlcore.model_selection import mx2_variance_study
+    out = mx2_variance_study(40, n_datasets=1, n_draws=4, n_repeats=3, random_state=5)
+    rng = np.random.default_rng(5)
+    x, y = sine_regression(40, noise=0.5, random_state=rng)
+    X = legendre_design(x, 3)
+    for kind in ("random", "blocked"):
+        seeds = rng.integers(2 ** 31, size=4)
+        estimates = [cv_split_errors(X, y, RepeatedKFold(n_splits=2, n_repeats=3,
+                                                         random_state=int(s))
+                                     if kind == "random" else
+                                     BlockedMxTwoCV(3, random_state=int(s))).mean()
+                     for s in seeds]
+        assert out[f"{kind}_mean"][0] == pytest.approx(np.mean(estimates), rel=1e-10)
+        assert out[f"{kind}_var"][0] == pytest.approx(np.var(estimates, ddof=1), rel=1e-8)
+    with pytest.raises(ValueError, match="n_draws"):
+        mx2_variance_study(40, n_draws=1)
+
+
+def test_degree_selection_study_never_underfits_without_noise_and_regret_is_nonnegative():
+    from mlcore.model_selection import SELECTION_SCHEMES, degree_selection_study
+    out = degree_selection_study(sizes=[40], n_datasets=3, noise=1e-3, random_state=0)
+    assert len(out["chosen"]) == 3 * len(SELECTION_SCHEMES)
+    assert np.all(out["chosen"] >= 3), "with almost no noise no scheme picks too small a degree"
+    assert np.all(out["regret"] >= 0) and np.all(out["regret"] < 1e-5)
+    noisy = degree_selection_study(sizes=[60], n_datasets=5, random_state=1)
+    assert np.all(noisy["regret"] >= 0) and np.any(noisy["chosen"] != 3)
+    with pytest.raises(ValueError, match="true_degree"):
+        degree_selection_study(true_degree=9)

@@ -21,7 +21,8 @@ from ..divergence import kfold_kl_curve, regularized_kl_criterion, select_n_fold
 from ._figures import DegreeSelectionFigure, FoldAssignmentFigure
 from ._splitters import (SCHEMES, BlockedMxTwoCV, fold_assignment, loo_mse_linear,
                          loo_residuals_linear, make_splitter, two_level_design)
-from ._study import (STUDY_SCHEMES, cv_estimator_study, cv_split_errors, degree_curves,
+from ._study import (SELECTION_SCHEMES, STUDY_SCHEMES, cv_estimator_study, cv_split_errors,
+                     degree_curves, degree_selection_study,
                      legendre_design, mx2_variance_study, sine_regression, sine_target,
                      summarize_cv_study)
 
@@ -42,6 +43,8 @@ __all__ = [
     "cv_estimator_study",
     "summarize_cv_study",
     "mx2_variance_study",
+    "SELECTION_SCHEMES",
+    "degree_selection_study",
     "FoldAssignmentFigure",
     "DegreeSelectionFigure",
     # chapter 5's choice of K, defined in mlcore.divergence

@@ -345,3 +345,76 @@ def mx2_variance_study(n_samples=60, n_datasets=100, n_draws=40, *, n_repeats=3,
             out[f"{kind}_mean"][i] = estimates.mean()
             out[f"{kind}_var"][i] = estimates.var(ddof=1)
     return out
+
+
+# -- choosing the degree: identification, not estimation --------------------
+SELECTION_SCHEMES = ["hold-out", "2-fold", "5-fold", "10-fold", "LOO"]
+
+
+def degree_selection_study(sizes=(40, 160), n_datasets=100, *, true_degree=3, max_degree=8,
+                           noise=0.5, n_true=20_000, random_state=None):
+    """How often each CV scheme picks the true degree of a polynomial, and its regret.
+
+    The data are x uniform on [-1, 1] and y = P_1(x) + P_d(x) + N(0, noise^2)
+    with P_k the Legendre polynomials and d = ``true_degree``; the candidates
+    are the least-squares polynomials of degree 0 to ``max_degree``. For each
+    training set and each scheme of :data:`SELECTION_SCHEMES` (hold-out 70/30,
+    2-, 5- and 10-fold, leave-one-out in closed form), the degree with the
+    smallest CV error is chosen; its regret is its true error (squared distance
+    to the regression function, over ``n_true`` fresh x) minus the smallest
+    true error among the candidates fitted to the same data.
+
+    Returns
+    -------
+    dict of ndarray
+        Long format: ``n_samples``, ``scheme``, ``chosen`` (degree) and
+        ``regret``, one entry per (m, training set, scheme).
+
+    Examples
+    --------
+    >>> out = degree_selection_study(sizes=[40], n_datasets=2, random_state=0)
+    >>> len(out["chosen"]), sorted(set(out["scheme"].tolist()))[:2]
+    (10, ['10-fold', '2-fold'])
+    """
+    from sklearn.model_selection import ShuffleSplit  # noqa: PLC0415
+
+    if isinstance(sizes, (str, bytes)) or not np.iterable(sizes) or len(list(sizes)) == 0:
+        raise TypeError(f"sizes must be a non-empty sequence of sample sizes, got sizes={sizes!r}.")
+    top = check_int(max_degree, "max_degree", low=1, high=12)
+    sizes = [check_int(m, "sizes", low=2 * (top + 1) + 10,
+                       why="each half must determine the largest candidate") for m in sizes]
+    n_sets = check_int(n_datasets, "n_datasets", low=1)
+    d_true = check_int(true_degree, "true_degree", low=1, high=top)
+    noise = check_real(noise, "noise", low=0, high=1e100,
+                       why="it is the standard deviation of the noise")
+    rng = as_generator(check_random_state(random_state))
+    coef_true = np.zeros(d_true + 1)
+    coef_true[[1, d_true]] = 1.0
+    x_true = rng.uniform(-1, 1, check_int(n_true, "n_true", low=100))
+    truth = legendre_design(x_true, d_true) @ coef_true
+    candidates = range(top + 1)
+    rows = []
+    for m in sizes:
+        for _ in range(n_sets):
+            x = rng.uniform(-1, 1, m)
+            y = legendre_design(x, d_true) @ coef_true + noise * rng.standard_normal(m)
+            designs = [legendre_design(x, d) for d in candidates]
+            true_err = np.array([np.mean((truth - legendre_design(x_true, d) @ np.linalg.lstsq(
+                F, y, rcond=None)[0]) ** 2) for d, F in zip(candidates, designs)])
+            seed = int(rng.integers(2 ** 31))
+            splitters = {"hold-out": ShuffleSplit(1, test_size=0.3, random_state=seed),
+                         "2-fold": KFold(2, shuffle=True, random_state=seed),
+                         "5-fold": KFold(5, shuffle=True, random_state=seed),
+                         "10-fold": KFold(10, shuffle=True, random_state=seed)}
+            for name in SELECTION_SCHEMES:
+                if name == "LOO":
+                    scores = [np.mean((y - y.mean()) ** 2) * (m / (m - 1)) ** 2] + \
+                             [loo_mse_linear(F[:, 1:], y) for F in designs[1:]]
+                else:
+                    tests = _test_masks(splitters[name], designs[0])
+                    scores = [np.mean(_split_errors(F, y, tests)) for F in designs]
+                best = int(np.argmin(scores))
+                rows.append((m, name, best, true_err[best] - true_err.min()))
+    m, name, best, regret = zip(*rows)
+    return {"n_samples": np.array(m), "scheme": np.array(name), "chosen": np.array(best),
+            "regret": np.array(regret)}
