@@ -4,9 +4,11 @@
     python scripts/cv_estimator_study.py --repeats 200 --sizes 30 60 120
     python scripts/cv_estimator_study.py --sections nested    # only section 4
 
-The chapter runs ``mlcore.model_selection.cv_estimator_study`` at a small size
-(200 training sets at m = 30, 60, 120) and ``mx2_variance_study`` at 40 training
-sets x 20 draws, so that it executes in seconds. This script runs the full size
+The chapter runs the same experiments at sizes that execute in seconds:
+``mlcore.model_selection.cv_estimator_study`` at 200 training sets at m = 30, 60,
+120; ``mx2_variance_study`` at 40 training sets x 20 draws; the nested-CV
+experiment at 150 training sets; ``degree_selection_study`` at 100 training sets
+at m = 40 and 160. This script runs the full size
 (by default 2,000 training sets at m = 30, 60, 120, 240, 480; and 400 training
 sets x 40 draws of blocked and random r x 2 CV at m = 60, r = 3 and 5; 1,000
 training sets of the nested-CV experiment at m = 30; 1,000 training sets at m = 40,
@@ -179,7 +181,8 @@ def mx2(args):
         log_ratio = np.log(out["blocked_var"] / out["random_var"])
         diff = out["blocked_mean"] - out["random_mean"]
         se = log_ratio.std(ddof=1) / np.sqrt(args.mx2_datasets)
-        print(f"  r = {r}: median split-induced variance random {np.median(out['random_var']):.2e}, "
+        print(f"  r = {r}: median split-induced variance random "
+              f"{np.median(out['random_var']):.2e}, "
               f"blocked {np.median(out['blocked_var']):.2e}; mean log(blocked/random) "
               f"{log_ratio.mean():+.3f} +- {se:.3f} (ratio {np.exp(log_ratio.mean()):.3f}); "
               f"mean estimate blocked - random {diff.mean():+.5f} +- "
@@ -214,7 +217,8 @@ def selection(args):
             right, over = np.mean(out["chosen"][pick] == 3), np.mean(out["chosen"][pick] > 3)
             regret = out["regret"][pick]
             n = pick.sum()
-            print(f"  m = {m:3} {name:<9} P(3) {right:.3f} +- {np.sqrt(right * (1 - right) / n):.3f}"
+            se = np.sqrt(right * (1 - right) / n)
+            print(f"  m = {m:3} {name:<9} P(3) {right:.3f} +- {se:.3f}"
                   f"  P(>3) {over:.3f}  regret {regret.mean():.5f} +- "
                   f"{regret.std(ddof=1) / np.sqrt(n):.5f}")
 
