@@ -274,7 +274,8 @@ def test_C8_degree_selection_figure_small_sample():
 # -- D. hangs --------------------------------------------------------------------
 def test_D_two_level_design_is_fast_and_bounded():
     design = two_level_design(1000)
-    assert design.shape == (1024, 1000)
+    assert design.shape == (1008, 1000)  # a Hadamard matrix of order 1008 = 2 x 504
+    assert two_level_design(1000, design="regular").shape == (1024, 1000)
     assert np.array_equal(two_level_design(3), [[0, 0, 0], [1, 0, 1], [0, 1, 1], [1, 1, 0]])
     with pytest.raises(ValueError, match="n_repeats"):
         two_level_design(10000)

@@ -22,16 +22,34 @@ def _halves(cv, n, y=None):
 
 
 # -- the orthogonal array ---------------------------------------------------
-@pytest.mark.parametrize("r", [1, 2, 3, 4, 5, 7, 8, 11, 15])
-def test_design_is_a_two_level_orthogonal_array(r):
-    design = two_level_design(r)
+@pytest.mark.parametrize("kind", ["smallest", "regular"])
+@pytest.mark.parametrize("r", [1, 2, 3, 4, 5, 7, 8, 11, 15, 16, 19, 24, 27, 47])
+def test_design_is_a_two_level_orthogonal_array(r, kind):
+    design = two_level_design(r, design=kind)
     q = max(1, math.ceil(math.log2(r + 1)))
-    assert design.shape == (2 ** q, r)
-    assert np.all(design.sum(axis=0) == 2 ** (q - 1))
+    # the smallest multiple of 4 >= r + 1 (the Rao bound) is reached for these r
+    rows = 2 ** q if kind == "regular" or r == 1 else 4 * math.ceil((r + 1) / 4)
+    assert design.shape == (rows, r)
+    assert np.all(design.sum(axis=0) == rows // 2)
     for j in range(r):
         for k in range(j + 1, r):
             cells = np.bincount(2 * design[:, j] + design[:, k], minlength=4)
-            assert np.all(cells == 2 ** (q - 2)), (j, k, cells)
+            assert np.all(cells == rows // 4), (j, k, cells)
+
+
+def test_smallest_design_is_the_regular_one_when_that_is_minimal():
+    for r in range(1, 8):
+        assert np.array_equal(two_level_design(r), two_level_design(r, design="regular"))
+    assert two_level_design(8).shape == (12, 8)      # Plackett-Burman, not 16 rows
+    assert two_level_design(48).shape == (56, 48)    # no Hadamard matrix of order 52 is built
+
+
+@pytest.mark.parametrize("order", [4, 8, 12, 20, 24, 28, 36, 40, 44, 56, 60, 76, 108])
+def test_hadamard_matrices_are_hadamard(order):
+    from mlcore.model_selection._splitters import _hadamard
+    H = _hadamard(order)
+    assert set(np.unique(H)) == {-1, 1}
+    np.testing.assert_array_equal(H @ H.T, order * np.eye(order))
 
 
 def test_design_of_blocked_3x2_is_l4():
@@ -65,6 +83,25 @@ def test_blocked_overlap_is_exactly_a_quarter_when_blocks_are_equal(r, multiple)
                 for first in splits[a]:
                     for second in splits[b]:
                         assert len(first & second) * 4 == n
+
+
+@pytest.mark.parametrize("r", [8, 11])
+def test_blocked_plackett_burman_overlap(r):
+    for n in range(12, 80):
+        cv = BlockedMxTwoCV(r, random_state=n)
+        sizes = np.bincount(cv.block_labels(np.zeros((n, 1))), minlength=12)
+        assert len(sizes) == 12 and sizes.max() - sizes.min() <= 1
+        tests = [test for _, test in _halves(cv, n)]
+        for a in range(0, 2 * r, 2):
+            for b in range(a + 2, 2 * r, 2):
+                gap = abs(len(tests[a] & tests[b]) - n / 4)
+                assert gap == 0 if n % 12 == 0 else gap < 3, (n, a, b)
+
+
+def test_blocked_design_option():
+    assert BlockedMxTwoCV(8, design="regular").block_labels(np.zeros((32, 1))).max() == 15
+    with pytest.raises(ValueError, match="design"):
+        BlockedMxTwoCV(3, design="plackett")
 
 
 @pytest.mark.parametrize("n", range(8, 80, 4))
@@ -149,7 +186,7 @@ def test_blocked_plugs_into_scikit_learn():
     assert len(cross_validate(LogisticRegression(), X, y, cv=cv)["test_score"]) == 6
     search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, cv=cv).fit(X, y)
     assert search.n_splits_ == 6
-    assert "BlockedMxTwoCV(n_repeats=3" in repr(cv)
+    assert repr(cv).startswith("BlockedMxTwoCV(") and "n_repeats=3" in repr(cv)
 
 
 # -- the scikit-learn schemes -----------------------------------------------
@@ -295,6 +332,23 @@ def test_summary_recovers_known_bias():
     np.testing.assert_allclose(summary["bias"], 0.5)
     np.testing.assert_allclose(summary["std"], np.sqrt(2.0))
     np.testing.assert_allclose(summary["rmse"], np.sqrt((0.25 + 2.25) / 2))
+    np.testing.assert_allclose(summary["bias_se"], np.sqrt(2.0) / np.sqrt(2))
+    np.testing.assert_allclose(summary["median_bias"], 0.5)
+    np.testing.assert_allclose(summary["iqr"], 1.0)  # quartiles 1.5 and 2.5 of {1, 3}
+
+
+def test_summary_standard_errors_match_normal_theory():
+    # For normal estimates, SE(mean) = sigma / sqrt(n) and SE(std) ~ sigma / sqrt(2 n).
+    n, sigma = 20_000, 0.3
+    rng = np.random.default_rng(0)
+    labels = [s[0] for s in STUDY_SCHEMES]
+    results = {"n_samples": np.full(n * len(labels), 60), "scheme": np.repeat(labels, n),
+               "estimate": 1.0 + sigma * rng.standard_normal(n * len(labels)),
+               "true_error": np.ones(n * len(labels))}
+    summary = summarize_cv_study(results)
+    np.testing.assert_allclose(summary["bias_se"], sigma / np.sqrt(n), rtol=0.03)
+    np.testing.assert_allclose(summary["std_se"], sigma / np.sqrt(2 * n), rtol=0.05)
+    np.testing.assert_allclose(summary["iqr"], 2 * 0.6745 * sigma, rtol=0.05)
 
 
 def test_study_parameter_errors():
@@ -313,3 +367,35 @@ def test_figures_render_every_scheme_and_degree():
     degrees = DegreeSelectionFigure()
     degrees.render(degree=7)
     assert degrees.title.get_text().startswith("degree 7")
+
+
+# -- blocked vs random r x 2, and the selection study ------------------------------
+def test_mx2_variance_study_matches_direct_cross_validation():
+    from mlcore.model_selection import mx2_variance_study
+    out = mx2_variance_study(40, n_datasets=1, n_draws=4, n_repeats=3, random_state=5)
+    rng = np.random.default_rng(5)
+    x, y = sine_regression(40, noise=0.5, random_state=rng)
+    X = legendre_design(x, 3)
+    for kind in ("random", "blocked"):
+        seeds = rng.integers(2 ** 31, size=4)
+        estimates = [cv_split_errors(X, y, RepeatedKFold(n_splits=2, n_repeats=3,
+                                                         random_state=int(s))
+                                     if kind == "random" else
+                                     BlockedMxTwoCV(3, random_state=int(s))).mean()
+                     for s in seeds]
+        assert out[f"{kind}_mean"][0] == pytest.approx(np.mean(estimates), rel=1e-10)
+        assert out[f"{kind}_var"][0] == pytest.approx(np.var(estimates, ddof=1), rel=1e-8)
+    with pytest.raises(ValueError, match="n_draws"):
+        mx2_variance_study(40, n_draws=1)
+
+
+def test_degree_selection_study_never_underfits_without_noise_and_regret_is_nonnegative():
+    from mlcore.model_selection import SELECTION_SCHEMES, degree_selection_study
+    out = degree_selection_study(sizes=[40], n_datasets=3, noise=1e-3, random_state=0)
+    assert len(out["chosen"]) == 3 * len(SELECTION_SCHEMES)
+    assert np.all(out["chosen"] >= 3), "with almost no noise no scheme picks too small a degree"
+    assert np.all(out["regret"] >= 0) and np.all(out["regret"] < 1e-5)
+    noisy = degree_selection_study(sizes=[60], n_datasets=5, random_state=1)
+    assert np.all(noisy["regret"] >= 0) and np.any(noisy["chosen"] != 3)
+    with pytest.raises(ValueError, match="true_degree"):
+        degree_selection_study(true_degree=9)

@@ -4,8 +4,9 @@ Chapter 4 of the book. Most schemes are scikit-learn splitters, named by
 :func:`make_splitter`; this module adds what scikit-learn lacks:
 
 * :class:`BlockedMxTwoCV`, blocked r x 2 cross-validation: r two-fold splits
-  built from a two-level orthogonal array over :math:`2^q` blocks,
-  :math:`q = \\lceil \\log_2(r + 1) \\rceil`, so that any two halves from
+  built from a two-level orthogonal array over N blocks (the smallest
+  Hadamard / Plackett-Burman array with N >= r + 1 rows, N a multiple of 4,
+  or the regular one with :math:`2^q` rows), so that any two halves from
   different replications share a quarter of the samples;
 * :func:`loo_residuals_linear` / :func:`loo_mse_linear`, leave-one-out for
   least squares from one fit, :math:`e_i / (1 - h_{ii})`;
@@ -20,8 +21,10 @@ from ..divergence import kfold_kl_curve, regularized_kl_criterion, select_n_fold
 from ._figures import DegreeSelectionFigure, FoldAssignmentFigure
 from ._splitters import (SCHEMES, BlockedMxTwoCV, fold_assignment, loo_mse_linear,
                          loo_residuals_linear, make_splitter, two_level_design)
-from ._study import (STUDY_SCHEMES, cv_estimator_study, cv_split_errors, degree_curves,
-                     legendre_design, sine_regression, sine_target, summarize_cv_study)
+from ._study import (SELECTION_SCHEMES, STUDY_SCHEMES, cv_estimator_study, cv_split_errors,
+                     degree_curves, degree_selection_study,
+                     legendre_design, mx2_variance_study, sine_regression, sine_target,
+                     summarize_cv_study)
 
 __all__ = [
     "BlockedMxTwoCV",
@@ -39,6 +42,9 @@ __all__ = [
     "STUDY_SCHEMES",
     "cv_estimator_study",
     "summarize_cv_study",
+    "mx2_variance_study",
+    "SELECTION_SCHEMES",
+    "degree_selection_study",
     "FoldAssignmentFigure",
     "DegreeSelectionFigure",
     # chapter 5's choice of K, defined in mlcore.divergence

@@ -28,24 +28,69 @@ from .._validation import check_array as _check_numeric, check_random_state as _
 _MAX_REPEATS = 1000  # the design of r repeats has about 2 r^2 entries
 
 
-def two_level_design(n_repeats):
+def _is_prime(n):
+    return n >= 2 and all(n % p for p in range(2, math.isqrt(n) + 1))
+
+
+@lru_cache(maxsize=None)
+def _hadamard(order):
+    """A Hadamard matrix of ``order`` (entries +1/-1, H H^T = order I), or None.
+
+    Built by Sylvester doubling from Paley's constructions with a prime q
+    (order q + 1 for q = 3 mod 4, order 2(q + 1) for q = 1 mod 4); this covers
+    every multiple of 4 up to 100 except 52, 92 and 100.
+    """
+    if order in (1, 2):
+        return np.array([[1]]) if order == 1 else np.array([[1, 1], [1, -1]])
+    if order % 4:
+        return None
+    residues = None
+    for q, doubled in ((order - 1, False), (order // 2 - 1, True)):
+        if _is_prime(q) and q % 4 == (1 if doubled else 3):
+            residues = {(i * i) % q for i in range(1, q)}
+            chi = np.array([0] + [1 if a in residues else -1 for a in range(1, q)])
+            jacobsthal = chi[(np.arange(q)[None, :] - np.arange(q)[:, None]) % q]
+            if not doubled:  # Paley I: I + S, S skew-symmetric with a +1 border
+                S = np.block([[np.zeros((1, 1), int), np.ones((1, q), int)],
+                              [-np.ones((q, 1), int), jacobsthal]])
+                return np.eye(q + 1, dtype=int) + S
+            C = np.block([[np.zeros((1, 1), int), np.ones((1, q), int)],  # Paley II
+                          [np.ones((q, 1), int), jacobsthal]])
+            return (np.kron(C, [[1, 1], [1, -1]]) + np.kron(np.eye(q + 1, dtype=int),
+                                                           [[1, -1], [-1, -1]]))
+    half = _hadamard(order // 2) if order % 8 == 0 else None
+    return None if half is None else np.kron([[1, 1], [1, -1]], half)
+
+
+def two_level_design(n_repeats, design="smallest"):
     """The two-level orthogonal array behind blocked ``n_repeats`` x 2 CV.
 
-    Rows are the :math:`2^q` blocks, :math:`q = \\lceil \\log_2(r+1) \\rceil`;
-    column ``j`` says in which half (0 or 1) each block lies in replication
-    ``j``. Block ``b`` is the bit vector of ``b`` and column ``j`` the parity
-    of ``b & (j + 1)``: a distinct non-zero linear form over GF(2), so any two
-    columns show each pair of levels on exactly a quarter of the rows.
+    Rows are blocks, column ``j`` says in which half (0 or 1) each block lies
+    in replication ``j``; any two columns show each of the four pairs of
+    levels on exactly a quarter of the rows (an orthogonal array of strength 2).
+
+    ``design="regular"`` is the GF(2)-linear array with :math:`2^q` rows,
+    :math:`q = \\lceil \\log_2(r+1) \\rceil`: block ``b`` is the bit vector of
+    ``b`` and column ``j`` the parity of ``b & (j + 1)``, a distinct non-zero
+    linear form. A two-level array of strength 2 needs N >= r + 1 rows with N
+    a multiple of 4 (for r >= 3), and Hadamard matrices give such arrays with
+    fewer rows than :math:`2^q` (Plackett-Burman designs: 12 rows for r = 8 to
+    11, 20 for r = 16 to 19). ``design="smallest"`` (the default) uses the
+    smallest N >= r + 1, a multiple of 4, for which a Hadamard matrix is built
+    (by Paley's constructions and doubling), and the regular array when that
+    N is :math:`2^q`, so for r <= 7 both designs are the same.
 
     Parameters
     ----------
     n_repeats : int
         Number r of two-fold replications, 1 <= r <= 1000 (the design has
-        about 2 r^2 entries).
+        about r^2 entries).
+    design : {"smallest", "regular"}, default="smallest"
+        Which array to use, as above.
 
     Returns
     -------
-    ndarray of shape (2**q, n_repeats), values 0 and 1
+    ndarray of shape (N, n_repeats), values 0 and 1
 
     Examples
     --------
@@ -54,10 +99,19 @@ def two_level_design(n_repeats):
            [1, 0, 1],
            [0, 1, 1],
            [1, 1, 0]])
+    >>> two_level_design(11).shape, two_level_design(11, design="regular").shape
+    ((12, 11), (16, 11))
     """
     r = check_int(n_repeats, "n_repeats", low=1, high=_MAX_REPEATS,
                   why="it is the number of two-fold replications")
+    check_option(design, "design", ["smallest", "regular"])
     q = max(1, math.ceil(math.log2(r + 1)))
+    if design == "smallest":
+        for order in range(4 * math.ceil((r + 1) / 4), 2 ** q, 4):
+            H = _hadamard(order)
+            if H is not None:  # normalize the first column to +1, drop it
+                H = H * H[:, :1]
+                return ((1 - H[:, 1: r + 1]) // 2).astype(int)
     blocks = np.arange(2 ** q)[:, None]
     forms = np.arange(1, r + 1)[None, :]
     bits = np.bitwise_and(blocks, forms)
@@ -68,15 +122,15 @@ def two_level_design(n_repeats):
 
 
 @lru_cache(maxsize=None)
-def _extra_blocks(n_repeats, n_extra):
-    """The blocks that get one extra sample when 2^q does not divide m.
+def _extra_blocks(n_repeats, n_extra, design="smallest"):
+    """The blocks that get one extra sample when the number of blocks does not divide m.
 
     Chosen so that every column's two halves, then every pair of columns'
     four cells, stay as balanced as possible (signed sums near zero, large gaps
     penalized most):
     by exhaustive search up to 16 blocks, greedily beyond.
     """
-    design = two_level_design(n_repeats)
+    design = two_level_design(n_repeats, design)
     signs = 2.0 * design - 1.0
     j, k = np.triu_indices(design.shape[1], 1)
     weights = np.r_[np.full(design.shape[1], 1e3), np.ones(len(j))]
@@ -97,15 +151,17 @@ def _extra_blocks(n_repeats, n_extra):
 class BlockedMxTwoCV(BaseCrossValidator):
     """Blocked r x 2 cross-validation: r two-fold splits from an orthogonal array.
 
-    The samples are cut into :math:`2^q` blocks whose sizes differ by at most
-    one, :math:`q = \\lceil \\log_2(r + 1) \\rceil`; replication ``j`` puts
-    each block in one half according to column ``j`` of
-    :func:`two_level_design` and yields two splits (each half tested once).
-    Any two halves of different replications share exactly m/4 samples when
-    :math:`2^q` divides m (for the blocked 3 x 2 CV: when 4 divides m), and
-    less than :math:`2^{q-2}` samples away from it otherwise (less than one
-    sample for r <= 3). 5 x 2 CV, with independent random halves, shares
-    m/4 only on average.
+    The samples are cut into N blocks whose sizes differ by at most one, N the
+    number of rows of :func:`two_level_design` ``(r, design)``: the smallest
+    multiple of 4 at least r + 1 that the construction reaches (4 for r = 2, 3;
+    8 for r = 4 to 7; 12 for r = 8 to 11), or :math:`2^q`,
+    :math:`q = \\lceil \\log_2(r + 1) \\rceil`, with ``design="regular"``.
+    Replication ``j`` puts each block in one half according to column ``j``
+    and yields two splits (each half tested once). Any two halves of different
+    replications share exactly m/4 samples when N divides m (for the blocked
+    3 x 2 CV: when 4 divides m), and less than N/4 samples away from it
+    otherwise (less than one sample for r <= 3). 5 x 2 CV, with independent
+    random halves, shares m/4 only on average.
 
     Parameters
     ----------
@@ -118,6 +174,8 @@ class BlockedMxTwoCV(BaseCrossValidator):
         every half keeps the class proportions.
     random_state : int, RandomState instance or None, default=None
         Seed of the shuffle; only allowed with ``shuffle=True``.
+    design : {"smallest", "regular"}, default="smallest"
+        The orthogonal array, as in :func:`two_level_design`.
 
     Examples
     --------
@@ -126,17 +184,22 @@ class BlockedMxTwoCV(BaseCrossValidator):
     >>> halves = [set(test) for _, test in cv.split(np.zeros((12, 1)))]
     >>> cv.get_n_splits(), len(halves[0]), len(halves[0] & halves[2])
     (6, 6, 3)
+    >>> int(BlockedMxTwoCV(8).block_labels(np.zeros((24, 1))).max()) + 1  # blocks
+    12
     """
 
-    def __init__(self, n_repeats=3, *, shuffle=True, stratify=False, random_state=None):
+    def __init__(self, n_repeats=3, *, shuffle=True, stratify=False, random_state=None,
+                 design="smallest"):
         self.n_repeats = n_repeats
         self.shuffle = shuffle
         self.stratify = stratify
         self.random_state = random_state
+        self.design = design
         check_int(n_repeats, "n_repeats", low=1, high=_MAX_REPEATS,
                   why="it is the number of two-fold replications")
         check_bool(shuffle, "shuffle")
         check_bool(stratify, "stratify")
+        check_option(design, "design", ["smallest", "regular"])
         _check_seed(random_state)
         if not shuffle and random_state is not None:
             raise ValueError(f"random_state={random_state!r} has no effect when shuffle=False; "
@@ -149,7 +212,7 @@ class BlockedMxTwoCV(BaseCrossValidator):
     def block_labels(self, X, y=None):
         """The block (row of the design) of each sample, for one call's shuffle."""
         n = _num_samples(X)
-        design = two_level_design(self.n_repeats)
+        design = two_level_design(self.n_repeats, self.design)
         n_blocks = len(design)
         if n < 4:
             raise ValueError(f"BlockedMxTwoCV needs at least 4 samples, got n_samples={n}.")
@@ -158,7 +221,7 @@ class BlockedMxTwoCV(BaseCrossValidator):
                              f"{n_blocks} samples, got n_samples={n}; use fewer repeats.")
         rng = as_random_state(self.random_state)
         order = rng.permutation(n) if self.shuffle else np.arange(n)
-        extra = list(_extra_blocks(self.n_repeats, n % n_blocks))
+        extra = list(_extra_blocks(self.n_repeats, n % n_blocks, self.design))
         blocks = np.r_[extra, np.setdiff1d(np.arange(n_blocks), extra)].astype(int)
         labels = np.empty(n, dtype=int)
         if self.stratify:
@@ -179,7 +242,7 @@ class BlockedMxTwoCV(BaseCrossValidator):
 
     def _iter_test_masks(self, X=None, y=None, groups=None):
         labels = self.block_labels(X, y)
-        for column in two_level_design(self.n_repeats).T:
+        for column in two_level_design(self.n_repeats, self.design).T:
             half = column[labels]
             yield half == 0
             yield half == 1

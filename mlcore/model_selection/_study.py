@@ -244,18 +244,24 @@ def cv_estimator_study(sizes=(40, 80, 160), n_repeats=200, *, degree=3, noise=0.
 
 
 def summarize_cv_study(results):
-    """Bias, standard deviation and RMSE of each scheme's estimate at each m.
+    """Bias, standard deviation and RMSE of each scheme's estimate at each m, with MC errors.
 
-    ``bias`` is the mean of estimate minus true error, ``std`` the standard
-    deviation of the estimate over repetitions, ``rmse`` the root mean squared
-    difference to the true error of the fit on all m samples.
+    ``bias`` is the mean of estimate minus true error and ``bias_se`` its
+    Monte Carlo standard error (standard deviation of the differences over the
+    square root of the number of repetitions); ``median_bias`` is the median of
+    the differences, a summary that heavy tails do not move. ``std`` is the
+    standard deviation of the estimate over repetitions and ``std_se`` its
+    delta-method standard error ``sqrt((m4 - s^4) / (4 n s^2))``, with ``m4``
+    the fourth central moment (itself noisy when the tails are heavy); ``iqr``
+    is the interquartile range of the estimate. ``rmse`` is the root mean
+    squared difference to the true error of the fit on all m samples.
 
     Examples
     --------
     >>> out = cv_estimator_study(sizes=[30], n_repeats=4, n_true=1000, random_state=0)
     >>> summary = summarize_cv_study(out)
-    >>> sorted(summary)[:3], len(summary["bias"])
-    (['bias', 'mean_estimate', 'mean_true_error'], 9)
+    >>> sorted(summary)[:4], len(summary["bias"])
+    (['bias', 'bias_se', 'iqr', 'mean_estimate'], 9)
     """
     needed = ["n_samples", "scheme", "estimate", "true_error"]
     if not isinstance(results, dict) or any(key not in results for key in needed):
@@ -264,15 +270,151 @@ def summarize_cv_study(results):
                          f"{sorted(results) if isinstance(results, dict) else None}.")
     for key in ("estimate", "true_error"):
         _check_array(results[key], f"results[{key!r}]", ndim=1)
-    keys = ["n_samples", "scheme", "mean_estimate", "mean_true_error", "bias", "std", "rmse"]
+    keys = ["n_samples", "scheme", "mean_estimate", "mean_true_error", "bias", "bias_se",
+            "median_bias", "std", "std_se", "iqr", "rmse"]
     table = {key: [] for key in keys}
     labels = [label for label, *_ in STUDY_SCHEMES]
     for m in np.unique(results["n_samples"]):
         for label in labels:
             pick = (results["n_samples"] == m) & (results["scheme"] == label)
             est, true = results["estimate"][pick], results["true_error"][pick]
-            for key, value in zip(keys, [m, label, est.mean(), true.mean(), np.mean(est - true),
-                                         est.std(ddof=1) if est.size > 1 else np.nan,
-                                         np.sqrt(np.mean((est - true) ** 2))]):
+            n, dev = est.size, est - true
+            std = est.std(ddof=1) if n > 1 else np.nan
+            m4 = np.mean((est - est.mean()) ** 4)
+            std_se = (np.sqrt(max(m4 - std ** 4, 0.0) / (4 * n)) / std
+                      if n > 1 and std > 0 else np.nan)
+            q1, q3 = np.quantile(est, [0.25, 0.75])
+            for key, value in zip(keys, [m, label, est.mean(), true.mean(), np.mean(dev),
+                                         dev.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan,
+                                         np.median(dev), std, std_se, q3 - q1,
+                                         np.sqrt(np.mean(dev ** 2))]):
                 table[key].append(value)
     return {key: np.array(values) for key, values in table.items()}
+
+
+# -- blocked against random r x 2 at equal r --------------------------------
+def mx2_variance_study(n_samples=60, n_datasets=100, n_draws=40, *, n_repeats=3, degree=3,
+                       noise=0.5, random_state=None):
+    """Split-induced variance of random and blocked ``n_repeats`` x 2 CV on the same data sets.
+
+    For each of ``n_datasets`` training sets of :func:`sine_regression`, the
+    least-squares polynomial of ``degree`` is cross-validated ``n_draws``
+    times with random r x 2 CV (``RepeatedKFold(2, r)``, independent halves)
+    and ``n_draws`` times with :class:`BlockedMxTwoCV` ``(r)``, each draw with
+    a fresh shuffle. The variance over draws, given the data set, is the part
+    of the estimate's variance that comes from where the splits fall, the part
+    the orthogonal array is meant to reduce.
+
+    Returns
+    -------
+    dict of ndarray of shape (n_datasets,)
+        ``random_var`` and ``blocked_var``: variance over draws (ddof=1);
+        ``random_mean`` and ``blocked_mean``: mean over draws.
+
+    Examples
+    --------
+    >>> out = mx2_variance_study(40, n_datasets=3, n_draws=5, random_state=0)
+    >>> sorted(out), out["blocked_var"].shape
+    (['blocked_mean', 'blocked_var', 'random_mean', 'random_var'], (3,))
+    """
+    from sklearn.model_selection import RepeatedKFold  # noqa: PLC0415 (local: keeps imports short)
+
+    from ._splitters import BlockedMxTwoCV  # noqa: PLC0415
+
+    m = check_int(n_samples, "n_samples", low=8, why="each half needs a cubic fit")
+    n_sets = check_int(n_datasets, "n_datasets", low=1)
+    draws = check_int(n_draws, "n_draws", low=2, why="a variance over draws needs two")
+    r = check_int(n_repeats, "n_repeats", low=1, high=100)
+    degree = check_int(degree, "degree", low=0, high=min(8, m // 2 - 2),
+                       why="a half of the data must determine the fit")
+    noise = check_real(noise, "noise", low=0, high=1e100,
+                       why="it is the standard deviation of the noise")
+    rng = as_generator(check_random_state(random_state))
+    out = {key: np.empty(n_sets) for key in
+           ("random_mean", "random_var", "blocked_mean", "blocked_var")}
+    for i in range(n_sets):
+        x, y = sine_regression(m, noise=noise, random_state=rng)
+        X = legendre_design(x, degree)
+        for kind in ("random", "blocked"):
+            seeds = rng.integers(2 ** 31, size=draws)
+            splitters = [RepeatedKFold(n_splits=2, n_repeats=r, random_state=int(s))
+                         if kind == "random" else BlockedMxTwoCV(r, random_state=int(s))
+                         for s in seeds]
+            tests = np.concatenate([_test_masks(cv, X) for cv in splitters])
+            estimates = _split_errors(X, y, tests).reshape(draws, 2 * r).mean(axis=1)
+            out[f"{kind}_mean"][i] = estimates.mean()
+            out[f"{kind}_var"][i] = estimates.var(ddof=1)
+    return out
+
+
+# -- choosing the degree: identification, not estimation --------------------
+SELECTION_SCHEMES = ["hold-out", "2-fold", "5-fold", "10-fold", "LOO"]
+
+
+def degree_selection_study(sizes=(40, 160), n_datasets=100, *, true_degree=3, max_degree=8,
+                           noise=0.5, n_true=20_000, random_state=None):
+    """How often each CV scheme picks the true degree of a polynomial, and its regret.
+
+    The data are x uniform on [-1, 1] and y = P_1(x) + P_d(x) + N(0, noise^2)
+    with P_k the Legendre polynomials and d = ``true_degree``; the candidates
+    are the least-squares polynomials of degree 0 to ``max_degree``. For each
+    training set and each scheme of :data:`SELECTION_SCHEMES` (hold-out 70/30,
+    2-, 5- and 10-fold, leave-one-out in closed form), the degree with the
+    smallest CV error is chosen; its regret is its true error (squared distance
+    to the regression function, over ``n_true`` fresh x) minus the smallest
+    true error among the candidates fitted to the same data.
+
+    Returns
+    -------
+    dict of ndarray
+        Long format: ``n_samples``, ``scheme``, ``chosen`` (degree) and
+        ``regret``, one entry per (m, training set, scheme).
+
+    Examples
+    --------
+    >>> out = degree_selection_study(sizes=[40], n_datasets=2, random_state=0)
+    >>> len(out["chosen"]), sorted(set(out["scheme"].tolist()))[:2]
+    (10, ['10-fold', '2-fold'])
+    """
+    from sklearn.model_selection import ShuffleSplit  # noqa: PLC0415
+
+    if isinstance(sizes, (str, bytes)) or not np.iterable(sizes) or len(list(sizes)) == 0:
+        raise TypeError(f"sizes must be a non-empty sequence of sample sizes, got sizes={sizes!r}.")
+    top = check_int(max_degree, "max_degree", low=1, high=12)
+    sizes = [check_int(m, "sizes", low=2 * (top + 1) + 10,
+                       why="each half must determine the largest candidate") for m in sizes]
+    n_sets = check_int(n_datasets, "n_datasets", low=1)
+    d_true = check_int(true_degree, "true_degree", low=1, high=top)
+    noise = check_real(noise, "noise", low=0, high=1e100,
+                       why="it is the standard deviation of the noise")
+    rng = as_generator(check_random_state(random_state))
+    coef_true = np.zeros(d_true + 1)
+    coef_true[[1, d_true]] = 1.0
+    x_true = rng.uniform(-1, 1, check_int(n_true, "n_true", low=100))
+    truth = legendre_design(x_true, d_true) @ coef_true
+    candidates = range(top + 1)
+    rows = []
+    for m in sizes:
+        for _ in range(n_sets):
+            x = rng.uniform(-1, 1, m)
+            y = legendre_design(x, d_true) @ coef_true + noise * rng.standard_normal(m)
+            designs = [legendre_design(x, d) for d in candidates]
+            true_err = np.array([np.mean((truth - legendre_design(x_true, d) @ np.linalg.lstsq(
+                F, y, rcond=None)[0]) ** 2) for d, F in zip(candidates, designs)])
+            seed = int(rng.integers(2 ** 31))
+            splitters = {"hold-out": ShuffleSplit(1, test_size=0.3, random_state=seed),
+                         "2-fold": KFold(2, shuffle=True, random_state=seed),
+                         "5-fold": KFold(5, shuffle=True, random_state=seed),
+                         "10-fold": KFold(10, shuffle=True, random_state=seed)}
+            for name in SELECTION_SCHEMES:
+                if name == "LOO":
+                    scores = [np.mean((y - y.mean()) ** 2) * (m / (m - 1)) ** 2] + \
+                             [loo_mse_linear(F[:, 1:], y) for F in designs[1:]]
+                else:
+                    tests = _test_masks(splitters[name], designs[0])
+                    scores = [np.mean(_split_errors(F, y, tests)) for F in designs]
+                best = int(np.argmin(scores))
+                rows.append((m, name, best, true_err[best] - true_err.min()))
+    m, name, best, regret = zip(*rows)
+    return {"n_samples": np.array(m), "scheme": np.array(name), "chosen": np.array(best),
+            "regret": np.array(regret)}
