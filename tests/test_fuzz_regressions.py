@@ -363,3 +363,137 @@ def test_A8_bootstrap_extreme_data_is_refused():
         bootstrap_distribution(np.mean, data, 10, random_state=0)
     with pytest.raises(ValueError, match="data"):
         bootstrap_interval(np.mean, data, 10, random_state=0)
+
+
+# -- found by re-running every reproducer of the report (scripts/check_fuzz_report.py) ------
+def test_importing_mlcore_warns_nothing():
+    """A docstring with a bare backslash made ``python -W error -c 'import mlcore'`` fail."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-W", "error", "-c", "import mlcore"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_vc_messages_name_the_parameter_as_spelled():
+    from mlcore.vc import Interval, erm_halfplane, rademacher_vc_sample_size
+    with pytest.raises(ValueError, match=r"^X must have coordinates"):
+        erm_halfplane(np.random.default_rng(3).normal(size=(7, 2)) * 1e149, [0, 1] * 3 + [0])
+    with pytest.raises(ValueError, match=r"^y must be 0 or 1"):
+        erm_halfplane([[0., 0.], [1., 1.]], [0, 2])
+    with pytest.raises(ValueError, match=r"labels must have shape \(3,\).*points"):
+        is_realizable([[0.], [1.], [2.]], [0, 1], hypothesis_class="threshold")
+    with pytest.raises(ValueError, match="weights of length 1"):
+        HalfSpace([1.0], 0.0).predict([[0., 0.]])
+    with pytest.raises(ValueError, match="high must be >= low"):
+        Interval(1.0, 0.0)
+    with pytest.raises(TypeError, match="points"):
+        shatters(np.array([[0.], [1.]]) + 1j, hypothesis_class="threshold")
+    for size in (vc_sample_size, rademacher_vc_sample_size):
+        with pytest.raises(ValueError, match="gamma is too small"):
+            size(3, gamma=1e-200, delta=0.05)
+    assert vc_sample_size(3, gamma=1e-100, delta=0.05) > 10**200   # still exact when it fits
+
+
+def test_rademacher_vc_gap_exact_for_huge_m():
+    """2 * m overflowed int64 from m = 2**62: a NaN gap, and a wrong sample size 2**62."""
+    from mlcore.vc import rademacher_vc_gap, rademacher_vc_sample_size
+    for m in (10_000, 2**62, 2**64, 2**70, 10**300):
+        exact = (math.sqrt(2 * 3 * (1 + math.log(m / 3)) / m)
+                 + math.sqrt(math.log(2 / 0.05) / (2 * m)))
+        assert rademacher_vc_gap(3, m, 0.05) == pytest.approx(exact, rel=1e-12)
+    m = rademacher_vc_sample_size(3, gamma=1e-9, delta=0.05)
+    assert rademacher_vc_gap(3, m, 0.05) <= 1e-9 < rademacher_vc_gap(3, m - 1, 0.05)
+    with pytest.raises(ValueError, match="m must be an integer >= 3"):
+        rademacher_vc_gap(3, 2, 0.05)
+
+
+def test_halfplane_noise_gaps_checks_n_jobs_and_seed():
+    from mlcore.vc import halfplane_noise_gaps, preset_points
+    for bad in ({}, "2", 1.5, True, 0):
+        with pytest.raises((TypeError, ValueError), match="n_jobs"):
+            halfplane_noise_gaps(5, 2, n_jobs=bad)
+    with pytest.raises(TypeError, match="seed"):
+        halfplane_noise_gaps(5, 2, seed="1")
+    assert np.array_equal(halfplane_noise_gaps(6, 3, seed=np.int64(4)),
+                          halfplane_noise_gaps(6, 3, seed=4, n_jobs=None))
+    with pytest.raises(TypeError, match="seed"):
+        preset_points("triangle", seed={})
+
+
+def test_model_selection_extreme_targets_and_bad_splitters():
+    from sklearn.model_selection import KFold as SkKFold
+    x = np.linspace(-1, 1, 20)
+    with pytest.raises(ValueError, match="y must lie within"):
+        cv_split_errors(legendre_design(x, 1), 1e308 * np.sin(3 * x), SkKFold(4))
+    with pytest.raises(ValueError, match="y must lie within"):
+        degree_curves(x, 1e308 * np.sin(3 * x), [1, 2])
+    X = legendre_design(x[:12], 1)
+    for cv in ("kfold", SkKFold, 3, None):
+        with pytest.raises(TypeError, match="cv must be a splitter object"):
+            cv_split_errors(X, X[:, 1], cv)
+        with pytest.raises(TypeError, match="cv must be a splitter object"):
+            fold_assignment(cv, 12)
+    with pytest.raises(ValueError, match="y must have one label per sample"):
+        fold_assignment(SkKFold(3), 12, y=[0] * 3)
+    with pytest.raises(TypeError, match="X must be an array-like"):
+        list(BootstrapOutOfBag(2).split(1.0))
+    with pytest.raises(ValueError, match="X must have at least 4 samples, got n_samples=0"):
+        list(BlockedMxTwoCV().split(np.zeros((0, 2))))
+
+
+def test_gaussian_kl_overflow_is_inf_and_kfold_kl_curve_is_scale_free():
+    from mlcore.divergence import gaussian_kl
+    assert gaussian_kl([1e200, 0.0], np.eye(2), [0.0, 0.0], 1e-300 * np.eye(2)) == np.inf
+    A, B = np.array([[2, .3], [.3, 1]]), np.array([[1, -.2], [-.2, .5]])
+    diff, Bi = np.array([-1.0, -1.0]), np.linalg.inv(B)
+    closed = 0.5 * (np.trace(Bi @ A) + diff @ Bi @ diff - 2
+                    + np.log(np.linalg.det(B) / np.linalg.det(A)))
+    assert gaussian_kl([1, 2], A, [0, 1], B) == pytest.approx(closed, rel=1e-12)
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    reference = kfold_kl_curve(X, [2, 5], random_state=0)
+    for scale in (1e-308, 1e200, 1e300):
+        assert np.allclose(kfold_kl_curve(X * scale, [2, 5], random_state=0), reference,
+                           rtol=1e-6)
+
+
+def test_sklearn_style_messages_name_the_parameter():
+    from mlcore.bootstrap import bootstrap_error_report
+    from mlcore.bounds import simulate_uniform_convergence, threshold_grid, threshold_true_errors
+    from mlcore.homework import Limits, collect_submissions, safe_failure
+    from mlcore.linear import LogisticRegressionGD
+    X, y = np.random.default_rng(0).normal(size=(12, 2)), np.r_[np.zeros(6), np.ones(6)]
+    with pytest.raises(ValueError, match=r"^X is not valid: Expected 2D array"):
+        LogisticRegressionGD().fit(X[:, 0], y)
+    with pytest.raises(ValueError, match=r"^y is not valid: Unknown label type"):
+        LogisticRegressionGD().fit(X, np.linspace(0, 1, 12))
+    with pytest.raises(TypeError, match="X must hold real numbers"):
+        LogisticRegressionGD().fit(X.astype(str), y)
+    with pytest.raises(ValueError, match=r"^X has 1 features"):   # already named: unchanged
+        LogisticRegressionGD().fit(X, y).predict(X[:, :1])
+    with pytest.raises(ValueError, match=r"^X and y is not valid"):
+        bootstrap_error_report(KNeighborsClassifier(1), [b"a"] * 12, y, n_resamples=3)
+    with pytest.raises(ValueError, match="X must be a rectangular array"):
+        gradient_descent_path([[1.0], [1.0, 2.0]], [0, 1], 0.1, 3)
+    with pytest.raises(TypeError, match="thresholds"):
+        threshold_true_errors("a")
+    with pytest.raises(TypeError, match="k must be an integer"):
+        threshold_grid([3])
+    with pytest.raises(TypeError, match="m must be an integer"):
+        simulate_uniform_convergence(5, m=[3], n_trials=3)
+    for sandbox in (np.array(["auto"]), np.array(["auto", "none"])):
+        with pytest.raises(ValueError, match="sandbox must be one of"):
+            Limits(sandbox=sandbox)
+    with pytest.raises(TypeError, match="folder must be a path"):
+        collect_submissions(None)
+    with pytest.raises(TypeError, match="source must be"):
+        safe_failure(None, "AssertionError", "x")
+
+
+def test_B12_separable_data_is_refused_at_once():
+    import time
+    X = np.array([[0., 0.], [1., 1.], [2., 2.], [3., 3.]])
+    start = time.process_time()
+    with pytest.raises(ValueError, match="separable"):
+        GradientDescentFigure(X=X, y=np.array([0, 0, 1, 1]))
+    assert time.process_time() - start < 0.5   # a linear program, not 100,000 steps

@@ -152,7 +152,7 @@ def backward_search(estimator, X, y, *, cv=5, scoring=None, max_features=None, t
 
 
 def gaussian_nb_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets):
-    """Accuracy of Gaussian naive Bayes on every feature subset, from one fit.
+    r"""Accuracy of Gaussian naive Bayes on every feature subset, from one fit.
 
     Naive Bayes's log posterior is a sum over features:
     :math:`\log P(c) + \sum_{j \in F}\log p(x_j \mid c)`. Fitting once on all
