@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_int, check_option, check_real
+from ._validation import check_array, check_int, check_option, check_real
 from .widgets import InteractiveFigure
 
 __all__ = ["scatter_matrices", "fisher_direction", "fisher_criterion", "FisherLDA",
@@ -124,7 +124,7 @@ def fisher_criterion(W, X, y):
     True
     """
     X, y, classes = _check_two_class(X, y)
-    W = np.asarray(W, dtype=float)
+    W = check_array(W, "W", ndim=(1, 2))
     single = W.ndim == 1
     W = W[:, None] if single else W
     if W.shape[0] != X.shape[1]:
@@ -218,6 +218,10 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
         std[std == 0] = 1.0
         _, S, Vt = scipy.linalg.svd(centred / std / np.sqrt(n_samples), full_matrices=False)
         rank = int(np.sum(S > tol))
+        if rank == 0:
+            raise ValueError(f"X has no direction whose within-class singular value exceeds "
+                             f"tol={tol:g} (largest {S.max(initial=0.0):g}): lower tol, or "
+                             "rescale X (values beyond 1e150 overflow).")
         whitening = (Vt[:rank] / std).T / S[:rank]
         centres = (np.sqrt(n_samples * self.priors_ / (n_classes - 1))
                    * (self.means_ - self.xbar_).T).T @ whitening

@@ -497,3 +497,89 @@ def test_B12_separable_data_is_refused_at_once():
     with pytest.raises(ValueError, match="separable"):
         GradientDescentFigure(X=X, y=np.array([0, 0, 1, 1]))
     assert time.process_time() - start < 0.5   # a linear program, not 100,000 steps
+
+
+# -- chapters 7-12 (feature_selection, bayes, evaluation, compare, lda, multiclass, imbalance) --
+def test_chapters_7_to_12_refuse_non_estimators_and_bad_cv():
+    from sklearn.naive_bayes import GaussianNB
+
+    from mlcore.compare import bias_variance_decomposition, paired_t_test_5x2cv
+    from mlcore.feature_selection import exhaustive_search, forward_search
+    from mlcore.imbalance import EasyEnsembleClassifier
+    from mlcore.multiclass import ECOCClassifier
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.arange(30) % 2
+    for bad in ("a", None, [], {}, GaussianNB):
+        with pytest.raises(TypeError, match="estimator"):
+            forward_search(bad, X, y, cv=3)
+        with pytest.raises(TypeError, match="estimator_b"):
+            paired_t_test_5x2cv(GaussianNB(), bad, X, y)
+        with pytest.raises(TypeError, match="estimator"):
+            bias_variance_decomposition(bad, X, y, X, y, loss="0-1", n_rounds=2)
+        with pytest.raises(TypeError, match="estimator"):
+            ECOCClassifier(bad).fit(X, y)
+        with pytest.raises(TypeError, match="estimator"):
+            EasyEnsembleClassifier(bad).fit(X, y)
+    for bad in ([], {}, b"x", "3", np.zeros((2, 2, 2)), True):
+        with pytest.raises((TypeError, ValueError), match="cv"):
+            exhaustive_search(GaussianNB(), X, y, cv=bad)
+    with pytest.raises(ValueError, match="cv must be an integer >= 2"):
+        forward_search(GaussianNB(), X, y, cv=1)
+    for bad in ("2", 1.5, 0, 2**70):
+        with pytest.raises((TypeError, ValueError), match="n_jobs"):
+            forward_search(GaussianNB(), X, y, cv=3, n_jobs=bad)
+    with pytest.raises(ValueError, match="y must be a 1-D array of class labels"):
+        exhaustive_search(GaussianNB(), X, y[:, None], cv=3)
+    with pytest.raises(ValueError, match="y must have one label per sample"):
+        exhaustive_search(GaussianNB(), X, y[:-1], cv=3)
+
+
+def test_gaussian_nb_subset_accuracy_validates_every_argument():
+    from mlcore.feature_selection import gaussian_nb_subset_accuracy
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.arange(30) % 2
+    for kwargs, name in [(dict(X_fit=None), "X_fit"), (dict(X_fit=X[:-1]), "y_fit"),
+                         (dict(X_eval=X[:, 0]), "X_eval"), (dict(y_eval="a"), "y_eval"),
+                         (dict(subsets="ab"), "subsets"), (dict(subsets=[(5,)]), "subsets"),
+                         (dict(X_fit=X * 1e300), "X_fit")]:
+        args = dict(X_fit=X, y_fit=y, X_eval=X, y_eval=y, subsets=[(0,), (0, 1)]) | kwargs
+        with pytest.raises((TypeError, ValueError), match=name):
+            gaussian_nb_subset_accuracy(**args)
+
+
+def test_chapters_7_to_12_extreme_reals_and_seeds():
+    from mlcore.bayes import MAPLogisticRegression
+    from mlcore.compare import polynomial_bias_variance
+    from mlcore.evaluation import fbeta
+    from mlcore.lda import FisherLDA, fisher_criterion
+    from mlcore.multiclass import coding_matrix
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.arange(30) % 2
+    for tau in (1e308, 5e-324):
+        with pytest.raises(ValueError, match="tau must be in"):
+            MAPLogisticRegression(tau=tau).fit(X, y)
+    with pytest.raises(ValueError, match="beta must be at most"):
+        fbeta(y, y[::-1], beta=1e308)
+    with pytest.raises(ValueError, match="tol"):
+        FisherLDA(tol=1.5).fit(X, np.arange(30) % 3)
+    with pytest.raises(ValueError, match="X has no direction"):
+        FisherLDA().fit(X * 1e300, np.arange(30) % 3)
+    for bad in (None, 0.5, "a"):
+        with pytest.raises((TypeError, ValueError), match="W"):
+            fisher_criterion(bad, X, y)
+    with pytest.raises(ValueError, match="n_classes must be an integer in"):
+        coding_matrix(2**70)
+    for size in (2.0**70, 1e308):
+        with pytest.raises(ValueError, match="code_size"):
+            coding_matrix(4, code_size=size)
+    with pytest.raises(TypeError, match="degrees"):
+        polynomial_bias_variance(np.sin, [])
+    with pytest.raises(ValueError, match="noise"):
+        polynomial_bias_variance(np.sin, [1], noise=1e308)
+    # every seed mlcore accepts, the same draws for the same seed
+    same = [coding_matrix(6, random_state=seed) for seed in
+            (0, np.int64(0), np.random.RandomState(0))]
+    assert all(np.array_equal(same[0], other) for other in same[1:])
+    assert coding_matrix(6, random_state=np.random.default_rng(0)).shape[0] == 6
+    with pytest.raises((TypeError, ValueError), match="random_state"):
+        coding_matrix(6, random_state="0")
