@@ -391,8 +391,11 @@ def section_b():
          lambda: hw.stub_solution(["x = 1  # SOLUTION"]), "source", lambda s: isinstance(s, str))
     case("B16", "stub_solution(5)", lambda: hw.stub_solution(5), "source")
 
+    import atexit
+    import shutil
     import tempfile
     tmp = Path(tempfile.mkdtemp(prefix="fuzzcheck-"))
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     for label, content in [("a JSON list", b"[1, 2]"), ("malformed JSON", b"{"),
                            ("non-UTF-8", b"\xff\xfe{}")]:
         folder = tmp / label.replace(" ", "_")

@@ -583,3 +583,13 @@ def test_chapters_7_to_12_extreme_reals_and_seeds():
     assert coding_matrix(6, random_state=np.random.default_rng(0)).shape[0] == 6
     with pytest.raises((TypeError, ValueError), match="random_state"):
         coding_matrix(6, random_state="0")
+
+
+def test_oblique_tree_refuses_overflowing_x():
+    from mlcore.tree import ObliqueTreeClassifier
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    with pytest.raises(ValueError, match=r"X must lie within \[-1e150, 1e150\]"):
+        ObliqueTreeClassifier(max_depth=2).fit(X * 1e300, np.arange(30) % 2)
+    assert ObliqueTreeClassifier(max_depth=2).fit(X * 1e100, np.arange(30) % 2).score(
+        X * 1e100, np.arange(30) % 2) == ObliqueTreeClassifier(max_depth=2).fit(
+        X, np.arange(30) % 2).score(X, np.arange(30) % 2)
