@@ -593,3 +593,19 @@ def test_oblique_tree_refuses_overflowing_x():
     assert ObliqueTreeClassifier(max_depth=2).fit(X * 1e100, np.arange(30) % 2).score(
         X * 1e100, np.arange(30) % 2) == ObliqueTreeClassifier(max_depth=2).fit(
         X, np.arange(30) % 2).score(X, np.arange(30) % 2)
+
+
+def test_chapters_7_to_12_accept_every_seed_mlcore_accepts():
+    from sklearn.tree import DecisionTreeRegressor
+
+    from mlcore.bayes import polynomial_moons
+    from mlcore.compare import bias_variance_decomposition
+    X = np.linspace(-1, 1, 30)[:, None]
+    y = X[:, 0] ** 2
+    for seed in (np.random.default_rng(0), 2**40, np.int64(3)):
+        assert polynomial_moons(20, degree=2, random_state=seed)[0].shape == (20, 2)
+        out = bias_variance_decomposition(DecisionTreeRegressor(max_depth=2), X, y, X, y,
+                                          n_rounds=3, random_state=seed)
+        assert out is not None
+    assert np.array_equal(polynomial_moons(20, random_state=np.int64(3))[0],
+                          polynomial_moons(20, random_state=3)[0])

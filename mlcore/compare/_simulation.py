@@ -63,8 +63,7 @@ def bias_variance_decomposition(estimator, X_train, y_train, X_test, y_test, *, 
     if len(X_train) != len(y_train) or len(X_test) != len(y_test):
         raise ValueError("X_train/y_train and X_test/y_test must have matching lengths, got "
                          f"{len(X_train)}/{len(y_train)} and {len(X_test)}/{len(y_test)}.")
-    rng = np.random.RandomState(random_state) if not isinstance(random_state, np.random.RandomState) \
-        else random_state
+    rng = check_random_state(random_state)   # mlcore's as_random_state: every accepted seed
     predictions = np.empty((n_rounds, len(y_test)), dtype=float if loss == "mse" else np.int64)
     indices = np.arange(len(X_train))
     for i in range(n_rounds):
