@@ -609,3 +609,24 @@ def test_chapters_7_to_12_accept_every_seed_mlcore_accepts():
         assert out is not None
     assert np.array_equal(polynomial_moons(20, random_state=np.int64(3))[0],
                           polynomial_moons(20, random_state=3)[0])
+
+
+def test_chapters_7_to_12_refuse_values_whose_squares_overflow():
+    from mlcore.bayes import BayesianLinearRegression
+    from mlcore.compare import corrected_resampled_t_test, paired_t_test_cv
+    from mlcore.feature_selection import correlation_scores
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = X[:, 0] + 0.1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for call, name in [
+            (lambda: correlation_scores(X * 1e300, y), "X"),
+            (lambda: correlation_scores(X, y * 1e300), "y"),
+            (lambda: correlation_scores(X.astype(str), y), "X"),
+            (lambda: paired_t_test_cv(y * 1e300, y), "scores_a"),
+            (lambda: corrected_resampled_t_test(y, y * 1e300, 90, 10), "scores_b"),
+            (lambda: BayesianLinearRegression(beta=1e308).fit(X, y), "beta"),
+            (lambda: BayesianLinearRegression().fit(X, y * 1e300), "y"),
+        ]:
+            with pytest.raises((TypeError, ValueError), match=name):
+                call()

@@ -34,13 +34,16 @@ class TestResult(NamedTuple):
 
 
 def _as_vector(values, name, *, min_size=1):
-    values = np.asarray(values, dtype=float)
+    values = check_array(values, name, allow_nan=True)   # numbers only; NaN worded below
     if values.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {values.shape}.")
     if values.size < min_size:
         raise ValueError(f"{name} needs at least {min_size} values, got {values.size}.")
     if not np.all(np.isfinite(values)):
         raise ValueError(f"{name} contains NaN or inf.")
+    if np.abs(values).max(initial=0.0) > 1e150:   # squared differences would overflow
+        raise ValueError(f"{name} must lie within [-1e150, 1e150], got largest |value| "
+                         f"{np.abs(values).max():g}.")
     return values
 
 
