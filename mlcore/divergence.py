@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
+from scipy.linalg import cho_factor, cho_solve, solve_triangular
 
 from ._parallel import parallel_map
 from ._validation import (as_generator, check_array, check_bool, check_int, check_option,
@@ -57,6 +57,22 @@ def _check_gaussian(mean, cov, name):
     return mean, cov, factor
 
 
+def _lower_factor(factor):
+    """The lower-triangular L with cov = L L^T from ``scipy.linalg.cho_factor``'s output."""
+    c, lower = factor
+    return np.tril(c) if lower else np.triu(c).T
+
+
+def _solved_squared_norm(lower, b):
+    """``sum((L^-1 b)**2)`` solved on rescaled L and b: inf on overflow, never NaN."""
+    scale_l, scale_b = np.abs(lower).max(), np.abs(b).max()
+    if scale_b == 0:
+        return 0.0
+    solved = solve_triangular(lower / scale_l, b / scale_b, lower=True)
+    with np.errstate(over="ignore"):
+        return float(np.sum(solved ** 2) * (scale_b / scale_l) ** 2)
+
+
 def gaussian_kl(mean_p, cov_p, mean_q, cov_q):
     r"""KL(P || Q) for P = N(mean_p, cov_p) and Q = N(mean_q, cov_q), in nats.
 
@@ -86,8 +102,9 @@ def gaussian_kl(mean_p, cov_p, mean_q, cov_q):
     if mean_p.size != mean_q.size:
         raise ValueError(f"P and Q must have the same dimension, got {mean_p.size} and {mean_q.size}.")
     diff = mean_q - mean_p
-    trace = np.trace(cho_solve(factor_q, cov_p))
-    mahalanobis = diff @ cho_solve(factor_q, diff)
+    lower_p, lower_q = _lower_factor(factor_p), _lower_factor(factor_q)
+    trace = _solved_squared_norm(lower_q, lower_p)
+    mahalanobis = _solved_squared_norm(lower_q, diff)
     logdet_p = 2.0 * np.sum(np.log(np.diag(factor_p[0])))
     logdet_q = 2.0 * np.sum(np.log(np.diag(factor_q[0])))
     return float(max(0.5 * (trace + mahalanobis - mean_p.size + logdet_q - logdet_p), 0.0))
@@ -402,10 +419,11 @@ def kfold_kl_curve(X, Ks, y=None, n_repeats=1, stratify=False, shrinkage=None,
             raise ValueError("y must hold finite class labels, got NaN or infinity.")
         if y.shape != (m,):
             raise ValueError(f"y must have shape ({m},) like the rows of X, got {y.shape}.")
+    # standardizing is exact for the KL (affine invariance); dividing by the largest |x| of
+    # each column first keeps the variance from overflowing (1e200) or underflowing (1e-308)
+    scale = np.abs(X).max(axis=0)
+    X = X / np.where(scale > 0, scale, 1.0)
     std = X.std(axis=0)
-    if np.any(std == 0) and np.all(np.ptp(X, axis=0) > 0):
-        raise ValueError(f"X has columns whose spread underflows (largest |x| "
-                         f"{np.abs(X).max():g}); rescale X.")
     if np.any(std == 0):
         raise ValueError(f"X has constant columns {np.flatnonzero(std == 0).tolist()}: "
                          "their covariance is singular; drop them.")

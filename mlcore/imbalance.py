@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.neighbors import NearestNeighbors
-from sklearn.utils import check_random_state
+from ._validation import as_random_state as check_random_state  # every seed mlcore accepts
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_int
+from ._validation import check_estimator_object, check_int
 from .lda import _check_two_class
 
 __all__ = ["rescale_threshold", "random_undersample", "smote", "EasyEnsembleClassifier"]
@@ -175,7 +175,8 @@ class EasyEnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
 
     def fit(self, X, y):
         """Fit one learner per undersampled training set; returns ``self``."""
-        n_subsets = check_int(self.n_subsets, "n_subsets", low=1)
+        n_subsets = check_int(self.n_subsets, "n_subsets", low=1, high=10**6)
+        check_estimator_object(self.estimator, "estimator", ("fit",))
         X, y = validate_data(self, X, y)
         check_classification_targets(y)
         self.classes_ = np.unique(y)

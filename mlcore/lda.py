@@ -20,20 +20,24 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_int, check_option, check_real
+from ._validation import check_array, check_int, check_labels, check_option, check_real
 from .widgets import InteractiveFigure
 
 __all__ = ["scatter_matrices", "fisher_direction", "fisher_criterion", "FisherLDA",
            "ProjectionFigure"]
 
 
+def _check_X_y(X, y):
+    """X a finite (m, n) array within [-1e150, 1e150] (scatters square it), y m labels."""
+    X = check_array(X, "X", ndim=2, min_length=1)
+    if np.abs(X).max(initial=0.0) > 1e150:
+        raise ValueError(f"X must lie within [-1e150, 1e150] (its scatter matrices would "
+                         f"overflow), got largest |x| {np.abs(X).max():g}; standardize X.")
+    return X, check_labels(y, "y", n_samples=len(X))
+
+
 def _check_two_class(X, y):
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y)
-    if X.ndim != 2 or y.ndim != 1 or len(X) != len(y):
-        raise ValueError(f"X must be (m, n) and y (m,), got shapes {X.shape} and {y.shape}.")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or inf.")
+    X, y = _check_X_y(X, y)
     classes = np.unique(y)
     if classes.size != 2:
         raise ValueError(f"y must hold exactly two classes, got {classes.size} ({classes.tolist()[:5]}).")
@@ -59,10 +63,7 @@ def scatter_matrices(X, y):
     >>> S_w.tolist(), S_b.tolist()
     ([[4.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 4.0]])
     """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y)
-    if X.ndim != 2 or y.ndim != 1 or len(X) != len(y) or len(X) == 0:
-        raise ValueError(f"X must be (m, n) and y (m,) with m >= 1, got shapes {X.shape} and {y.shape}.")
+    X, y = _check_X_y(X, y)
     classes, index = np.unique(y, return_inverse=True)
     counts = np.bincount(index)
     means = np.array([X[index == k].mean(axis=0) for k in range(classes.size)])
@@ -124,7 +125,7 @@ def fisher_criterion(W, X, y):
     True
     """
     X, y, classes = _check_two_class(X, y)
-    W = np.asarray(W, dtype=float)
+    W = check_array(W, "W", ndim=(1, 2))
     single = W.ndim == 1
     W = W[:, None] if single else W
     if W.shape[0] != X.shape[1]:
@@ -190,6 +191,7 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
         check_option(self.solver, "solver", ["svd", "eigen"])
         tol = check_real(self.tol, "tol", low=0)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X, _ = _check_X_y(X, y)
         check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
         n_samples, n_features = X.shape
@@ -218,6 +220,10 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
         std[std == 0] = 1.0
         _, S, Vt = scipy.linalg.svd(centred / std / np.sqrt(n_samples), full_matrices=False)
         rank = int(np.sum(S > tol))
+        if rank == 0:
+            raise ValueError(f"X has no direction whose within-class singular value exceeds "
+                             f"tol={tol:g} (largest {S.max(initial=0.0):g}): lower tol, or "
+                             "rescale X (values beyond 1e150 overflow).")
         whitening = (Vt[:rank] / std).T / S[:rank]
         centres = (np.sqrt(n_samples * self.priors_ / (n_classes - 1))
                    * (self.means_ - self.xbar_).T).T @ whitening

@@ -19,11 +19,11 @@ import itertools
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
-from sklearn.utils import check_random_state
+from ._validation import as_random_state as check_random_state  # every seed mlcore accepts
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_option, check_real
+from ._validation import check_estimator_object, check_int, check_option, check_real
 
 __all__ = ["coding_matrix", "code_separation", "ECOCClassifier"]
 
@@ -59,8 +59,7 @@ def coding_matrix(n_classes, kind="dense-random", *, code_size=2.0, random_state
     >>> coding_matrix(4, "exhaustive").shape
     (4, 7)
     """
-    if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 2:
-        raise ValueError(f"n_classes must be an integer >= 2, got n_classes={n_classes!r}.")
+    n_classes = check_int(n_classes, "n_classes", low=2, high=10**5)
     check_option(kind, "kind", ["ovr", "ovo", "exhaustive", "dense-random"])
     n = int(n_classes)
     if kind == "ovr":
@@ -79,7 +78,10 @@ def coding_matrix(n_classes, kind="dense-random", *, code_size=2.0, random_state
         patterns = np.array(list(itertools.product([1, -1], repeat=n - 1)))[1:]   # drop all +1
         return np.hstack([np.ones((len(patterns), 1), dtype=int), patterns]).T
     code_size = check_real(code_size, "code_size", low=0, low_open=True)
-    n_columns = max(1, int(round(code_size * n)))
+    n_columns = max(1, int(round(code_size * n))) if code_size * n < 2**31 else 2**31
+    if n * n_columns > 10**8:
+        raise ValueError(f"code_size={code_size!r} with n_classes={n} asks for a code of "
+                         f"{n} x {n_columns} entries; keep code_size * n_classes**2 below 1e8.")
     rng = check_random_state(random_state)
     # Like Dietterich and Bakiri: draw several random codes and keep the one
     # whose codewords are farthest apart (then whose columns are).
@@ -192,6 +194,7 @@ class ECOCClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Train one binary classifier per column of the code; returns ``self``."""
         check_option(self.decoding, "decoding", ["hamming", "euclidean"])
+        check_estimator_object(self.estimator, "estimator", ("fit",))
         X, y = validate_data(self, X, y, accept_sparse=False)
         check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)

@@ -364,3 +364,270 @@ def test_A8_bootstrap_extreme_data_is_refused():
         bootstrap_distribution(np.mean, data, 10, random_state=0)
     with pytest.raises(ValueError, match="data"):
         bootstrap_interval(np.mean, data, 10, random_state=0)
+
+
+# -- found by re-running every reproducer of the report (scripts/check_fuzz_report.py) ------
+def test_importing_mlcore_warns_nothing():
+    """A docstring with a bare backslash made ``python -W error -c 'import mlcore'`` fail."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-W", "error", "-c", "import mlcore"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_vc_messages_name_the_parameter_as_spelled():
+    from mlcore.vc import Interval, erm_halfplane, rademacher_vc_sample_size
+    with pytest.raises(ValueError, match=r"^X must have coordinates"):
+        erm_halfplane(np.random.default_rng(3).normal(size=(7, 2)) * 1e149, [0, 1] * 3 + [0])
+    with pytest.raises(ValueError, match=r"^y must be 0 or 1"):
+        erm_halfplane([[0., 0.], [1., 1.]], [0, 2])
+    with pytest.raises(ValueError, match=r"labels must have shape \(3,\).*points"):
+        is_realizable([[0.], [1.], [2.]], [0, 1], hypothesis_class="threshold")
+    with pytest.raises(ValueError, match="weights of length 1"):
+        HalfSpace([1.0], 0.0).predict([[0., 0.]])
+    with pytest.raises(ValueError, match="high must be >= low"):
+        Interval(1.0, 0.0)
+    with pytest.raises(TypeError, match="points"):
+        shatters(np.array([[0.], [1.]]) + 1j, hypothesis_class="threshold")
+    for size in (vc_sample_size, rademacher_vc_sample_size):
+        with pytest.raises(ValueError, match="gamma is too small"):
+            size(3, gamma=1e-200, delta=0.05)
+    assert vc_sample_size(3, gamma=1e-100, delta=0.05) > 10**200   # still exact when it fits
+
+
+def test_rademacher_vc_gap_exact_for_huge_m():
+    """2 * m overflowed int64 from m = 2**62: a NaN gap, and a wrong sample size 2**62."""
+    from mlcore.vc import rademacher_vc_gap, rademacher_vc_sample_size
+    for m in (10_000, 2**62, 2**64, 2**70, 10**300):
+        exact = (math.sqrt(2 * 3 * (1 + math.log(m / 3)) / m)
+                 + math.sqrt(math.log(2 / 0.05) / (2 * m)))
+        assert rademacher_vc_gap(3, m, 0.05) == pytest.approx(exact, rel=1e-12)
+    m = rademacher_vc_sample_size(3, gamma=1e-9, delta=0.05)
+    assert rademacher_vc_gap(3, m, 0.05) <= 1e-9 < rademacher_vc_gap(3, m - 1, 0.05)
+    with pytest.raises(ValueError, match="m must be an integer >= 3"):
+        rademacher_vc_gap(3, 2, 0.05)
+
+
+def test_halfplane_noise_gaps_checks_n_jobs_and_seed():
+    from mlcore.vc import halfplane_noise_gaps, preset_points
+    for bad in ({}, "2", 1.5, True, 0):
+        with pytest.raises((TypeError, ValueError), match="n_jobs"):
+            halfplane_noise_gaps(5, 2, n_jobs=bad)
+    with pytest.raises(TypeError, match="seed"):
+        halfplane_noise_gaps(5, 2, seed="1")
+    assert np.array_equal(halfplane_noise_gaps(6, 3, seed=np.int64(4)),
+                          halfplane_noise_gaps(6, 3, seed=4, n_jobs=None))
+    with pytest.raises(TypeError, match="seed"):
+        preset_points("triangle", seed={})
+
+
+def test_model_selection_extreme_targets_and_bad_splitters():
+    from sklearn.model_selection import KFold as SkKFold
+    x = np.linspace(-1, 1, 20)
+    with pytest.raises(ValueError, match="y must lie within"):
+        cv_split_errors(legendre_design(x, 1), 1e308 * np.sin(3 * x), SkKFold(4))
+    with pytest.raises(ValueError, match="y must lie within"):
+        degree_curves(x, 1e308 * np.sin(3 * x), [1, 2])
+    X = legendre_design(x[:12], 1)
+    for cv in ("kfold", SkKFold, 3, None):
+        with pytest.raises(TypeError, match="cv must be a splitter object"):
+            cv_split_errors(X, X[:, 1], cv)
+        with pytest.raises(TypeError, match="cv must be a splitter object"):
+            fold_assignment(cv, 12)
+    with pytest.raises(ValueError, match="y must have one label per sample"):
+        fold_assignment(SkKFold(3), 12, y=[0] * 3)
+    with pytest.raises(TypeError, match="X must be an array-like"):
+        list(BootstrapOutOfBag(2).split(1.0))
+    with pytest.raises(ValueError, match="X must have at least 4 samples, got n_samples=0"):
+        list(BlockedMxTwoCV().split(np.zeros((0, 2))))
+
+
+def test_gaussian_kl_overflow_is_inf_and_kfold_kl_curve_is_scale_free():
+    from mlcore.divergence import gaussian_kl
+    assert gaussian_kl([1e200, 0.0], np.eye(2), [0.0, 0.0], 1e-300 * np.eye(2)) == np.inf
+    A, B = np.array([[2, .3], [.3, 1]]), np.array([[1, -.2], [-.2, .5]])
+    diff, Bi = np.array([-1.0, -1.0]), np.linalg.inv(B)
+    closed = 0.5 * (np.trace(Bi @ A) + diff @ Bi @ diff - 2
+                    + np.log(np.linalg.det(B) / np.linalg.det(A)))
+    assert gaussian_kl([1, 2], A, [0, 1], B) == pytest.approx(closed, rel=1e-12)
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    reference = kfold_kl_curve(X, [2, 5], random_state=0)
+    for scale in (1e-308, 1e200, 1e300):
+        assert np.allclose(kfold_kl_curve(X * scale, [2, 5], random_state=0), reference,
+                           rtol=1e-6)
+
+
+def test_sklearn_style_messages_name_the_parameter():
+    from mlcore.bootstrap import bootstrap_error_report
+    from mlcore.bounds import simulate_uniform_convergence, threshold_grid, threshold_true_errors
+    from mlcore.homework import Limits, collect_submissions, safe_failure
+    from mlcore.linear import LogisticRegressionGD
+    X, y = np.random.default_rng(0).normal(size=(12, 2)), np.r_[np.zeros(6), np.ones(6)]
+    with pytest.raises(ValueError, match=r"^X is not valid: Expected 2D array"):
+        LogisticRegressionGD().fit(X[:, 0], y)
+    with pytest.raises(ValueError, match=r"^y is not valid: Unknown label type"):
+        LogisticRegressionGD().fit(X, np.linspace(0, 1, 12))
+    with pytest.raises(TypeError, match="X must hold real numbers"):
+        LogisticRegressionGD().fit(X.astype(str), y)
+    with pytest.raises(ValueError, match=r"^X has 1 features"):   # already named: unchanged
+        LogisticRegressionGD().fit(X, y).predict(X[:, :1])
+    with pytest.raises(ValueError, match=r"^X and y is not valid"):
+        bootstrap_error_report(KNeighborsClassifier(1), [b"a"] * 12, y, n_resamples=3)
+    with pytest.raises(ValueError, match="X must be a rectangular array"):
+        gradient_descent_path([[1.0], [1.0, 2.0]], [0, 1], 0.1, 3)
+    with pytest.raises(TypeError, match="thresholds"):
+        threshold_true_errors("a")
+    with pytest.raises(TypeError, match="k must be an integer"):
+        threshold_grid([3])
+    with pytest.raises(TypeError, match="m must be an integer"):
+        simulate_uniform_convergence(5, m=[3], n_trials=3)
+    for sandbox in (np.array(["auto"]), np.array(["auto", "none"])):
+        with pytest.raises(ValueError, match="sandbox must be one of"):
+            Limits(sandbox=sandbox)
+    with pytest.raises(TypeError, match="folder must be a path"):
+        collect_submissions(None)
+    with pytest.raises(TypeError, match="source must be"):
+        safe_failure(None, "AssertionError", "x")
+
+
+def test_B12_separable_data_is_refused_at_once():
+    import time
+    X = np.array([[0., 0.], [1., 1.], [2., 2.], [3., 3.]])
+    start = time.process_time()
+    with pytest.raises(ValueError, match="separable"):
+        GradientDescentFigure(X=X, y=np.array([0, 0, 1, 1]))
+    assert time.process_time() - start < 0.5   # a linear program, not 100,000 steps
+
+
+# -- chapters 7-12 (feature_selection, bayes, evaluation, compare, lda, multiclass, imbalance) --
+def test_chapters_7_to_12_refuse_non_estimators_and_bad_cv():
+    from sklearn.naive_bayes import GaussianNB
+
+    from mlcore.compare import bias_variance_decomposition, paired_t_test_5x2cv
+    from mlcore.feature_selection import exhaustive_search, forward_search
+    from mlcore.imbalance import EasyEnsembleClassifier
+    from mlcore.multiclass import ECOCClassifier
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.arange(30) % 2
+    for bad in ("a", None, [], {}, GaussianNB):
+        with pytest.raises(TypeError, match="estimator"):
+            forward_search(bad, X, y, cv=3)
+        with pytest.raises(TypeError, match="estimator_b"):
+            paired_t_test_5x2cv(GaussianNB(), bad, X, y)
+        with pytest.raises(TypeError, match="estimator"):
+            bias_variance_decomposition(bad, X, y, X, y, loss="0-1", n_rounds=2)
+        with pytest.raises(TypeError, match="estimator"):
+            ECOCClassifier(bad).fit(X, y)
+        with pytest.raises(TypeError, match="estimator"):
+            EasyEnsembleClassifier(bad).fit(X, y)
+    for bad in ([], {}, b"x", "3", np.zeros((2, 2, 2)), True):
+        with pytest.raises((TypeError, ValueError), match="cv"):
+            exhaustive_search(GaussianNB(), X, y, cv=bad)
+    with pytest.raises(ValueError, match="cv must be an integer >= 2"):
+        forward_search(GaussianNB(), X, y, cv=1)
+    for bad in ("2", 1.5, 0, 2**70):
+        with pytest.raises((TypeError, ValueError), match="n_jobs"):
+            forward_search(GaussianNB(), X, y, cv=3, n_jobs=bad)
+    with pytest.raises(ValueError, match="y must be a 1-D array of class labels"):
+        exhaustive_search(GaussianNB(), X, y[:, None], cv=3)
+    with pytest.raises(ValueError, match="y must have one label per sample"):
+        exhaustive_search(GaussianNB(), X, y[:-1], cv=3)
+
+
+def test_gaussian_nb_subset_accuracy_validates_every_argument():
+    from mlcore.feature_selection import gaussian_nb_subset_accuracy
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.arange(30) % 2
+    for kwargs, name in [(dict(X_fit=None), "X_fit"), (dict(X_fit=X[:-1]), "y_fit"),
+                         (dict(X_eval=X[:, 0]), "X_eval"), (dict(y_eval="a"), "y_eval"),
+                         (dict(subsets="ab"), "subsets"), (dict(subsets=[(5,)]), "subsets"),
+                         (dict(X_fit=X * 1e300), "X_fit")]:
+        args = dict(X_fit=X, y_fit=y, X_eval=X, y_eval=y, subsets=[(0,), (0, 1)]) | kwargs
+        with pytest.raises((TypeError, ValueError), match=name):
+            gaussian_nb_subset_accuracy(**args)
+
+
+def test_chapters_7_to_12_extreme_reals_and_seeds():
+    from mlcore.bayes import MAPLogisticRegression
+    from mlcore.compare import polynomial_bias_variance
+    from mlcore.evaluation import fbeta
+    from mlcore.lda import FisherLDA, fisher_criterion
+    from mlcore.multiclass import coding_matrix
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.arange(30) % 2
+    for tau in (1e308, 5e-324):
+        with pytest.raises(ValueError, match="tau must be in"):
+            MAPLogisticRegression(tau=tau).fit(X, y)
+    with pytest.raises(ValueError, match="beta must be at most"):
+        fbeta(y, y[::-1], beta=1e308)
+    with pytest.raises(ValueError, match="tol"):
+        FisherLDA(tol=1.5).fit(X, np.arange(30) % 3)
+    with pytest.raises(ValueError, match=r"X must lie within \[-1e150, 1e150\]"):
+        FisherLDA().fit(X * 1e300, np.arange(30) % 3)
+    for bad in (None, 0.5, "a"):
+        with pytest.raises((TypeError, ValueError), match="W"):
+            fisher_criterion(bad, X, y)
+    with pytest.raises(ValueError, match="n_classes must be an integer in"):
+        coding_matrix(2**70)
+    for size in (2.0**70, 1e308):
+        with pytest.raises(ValueError, match="code_size"):
+            coding_matrix(4, code_size=size)
+    with pytest.raises(TypeError, match="degrees"):
+        polynomial_bias_variance(np.sin, [])
+    with pytest.raises(ValueError, match="noise"):
+        polynomial_bias_variance(np.sin, [1], noise=1e308)
+    # every seed mlcore accepts, the same draws for the same seed
+    same = [coding_matrix(6, random_state=seed) for seed in
+            (0, np.int64(0), np.random.RandomState(0))]
+    assert all(np.array_equal(same[0], other) for other in same[1:])
+    assert coding_matrix(6, random_state=np.random.default_rng(0)).shape[0] == 6
+    with pytest.raises((TypeError, ValueError), match="random_state"):
+        coding_matrix(6, random_state="0")
+
+
+def test_oblique_tree_refuses_overflowing_x():
+    from mlcore.tree import ObliqueTreeClassifier
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    with pytest.raises(ValueError, match=r"X must lie within \[-1e150, 1e150\]"):
+        ObliqueTreeClassifier(max_depth=2).fit(X * 1e300, np.arange(30) % 2)
+    assert ObliqueTreeClassifier(max_depth=2).fit(X * 1e100, np.arange(30) % 2).score(
+        X * 1e100, np.arange(30) % 2) == ObliqueTreeClassifier(max_depth=2).fit(
+        X, np.arange(30) % 2).score(X, np.arange(30) % 2)
+
+
+def test_chapters_7_to_12_accept_every_seed_mlcore_accepts():
+    from sklearn.tree import DecisionTreeRegressor
+
+    from mlcore.bayes import polynomial_moons
+    from mlcore.compare import bias_variance_decomposition
+    X = np.linspace(-1, 1, 30)[:, None]
+    y = X[:, 0] ** 2
+    for seed in (np.random.default_rng(0), 2**40, np.int64(3)):
+        assert polynomial_moons(20, degree=2, random_state=seed)[0].shape == (20, 2)
+        out = bias_variance_decomposition(DecisionTreeRegressor(max_depth=2), X, y, X, y,
+                                          n_rounds=3, random_state=seed)
+        assert out is not None
+    assert np.array_equal(polynomial_moons(20, random_state=np.int64(3))[0],
+                          polynomial_moons(20, random_state=3)[0])
+
+
+def test_chapters_7_to_12_refuse_values_whose_squares_overflow():
+    from mlcore.bayes import BayesianLinearRegression
+    from mlcore.compare import corrected_resampled_t_test, paired_t_test_cv
+    from mlcore.feature_selection import correlation_scores
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = X[:, 0] + 0.1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for call, name in [
+            (lambda: correlation_scores(X * 1e300, y), "X"),
+            (lambda: correlation_scores(X, y * 1e300), "y"),
+            (lambda: correlation_scores(X.astype(str), y), "X"),
+            (lambda: paired_t_test_cv(y * 1e300, y), "scores_a"),
+            (lambda: corrected_resampled_t_test(y, y * 1e300, 90, 10), "scores_b"),
+            (lambda: BayesianLinearRegression(beta=1e308).fit(X, y), "beta"),
+            (lambda: BayesianLinearRegression().fit(X, y * 1e300), "y"),
+        ]:
+            with pytest.raises((TypeError, ValueError), match=name):
+                call()

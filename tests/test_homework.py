@@ -227,11 +227,14 @@ def test_chapter_solution_gets_full_marks_and_its_student_edition_none(chapter, 
     assert all(s == 0 for n, s in item.untouched.scores.items() if n in coded)
 
 
-def test_check_command_runs_the_public_tests(fixture_assigned, capsys):
+def test_check_command_runs_the_public_tests(fixture_assigned, capsys, tmp_path):
     out, item = fixture_assigned
-    assert cli(["check", str(item.student), "--timeout", "120"]) == 1
+    renamed = tmp_path / "check_04.ipynb"   # a student's copy under another name
+    shutil.copy(item.student, renamed)
+    assert cli(["check", str(renamed), "--timeout", "120"]) == 1
     text = capsys.readouterr().out
     assert "failed public check 1 of 1" in text and "hidden check" not in text
+    assert "(chapter 99_tiny_chapter)" in text        # the chapter, not the file's name
     solution = grade_one("x", (out / "autograder" / "99_tiny_chapter" /
                                "99_tiny_chapter.ipynb").read_bytes(),
                          build_spec(_nb(item.student), "99_tiny_chapter"), Limits(timeout=120))

@@ -10,7 +10,7 @@ from sklearn.datasets import make_moons
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
-from .._validation import check_int, check_real
+from .._validation import as_random_state, check_int, check_real
 from ..widgets import InteractiveFigure
 from ._logistic import LaplaceLogisticRegression, probit_predictive
 
@@ -52,7 +52,7 @@ def polynomial_moons(n_samples=80, *, degree=6, noise=0.3, random_state=0):
     n_samples = check_int(n_samples, "n_samples", low=4)
     degree = check_int(degree, "degree", low=1)
     noise = check_real(noise, "noise", low=0)
-    X, y = make_moons(n_samples=n_samples, noise=noise, random_state=random_state)
+    X, y = make_moons(n_samples=n_samples, noise=noise, random_state=as_random_state(random_state))
     features = make_pipeline(PolynomialFeatures(degree, include_bias=False), StandardScaler())
     return X, y, features.fit(X)
 

@@ -108,7 +108,9 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         why = {"alpha": "it is the precision of the prior on each weight",
                "beta": "it is the precision of the noise"}
         for name in ("alpha", "beta"):
-            check_real(getattr(self, name), name, low=0, low_open=True, why=why[name])
+            value = check_real(getattr(self, name), name, low=0, low_open=True, why=why[name])
+            if not 1e-100 <= value <= 1e100:   # products with X^T X must not overflow
+                raise ValueError(f"{name} must be in [1e-100, 1e100], got {name}={value!r}.")
         for name in ("fit_evidence", "fit_intercept"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be True or False, got {name}={getattr(self, name)!r}.")
@@ -119,6 +121,10 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         """Compute the posterior (and, with ``fit_evidence``, the precisions); returns ``self``."""
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        for name, values in (("X", X), ("y", y)):
+            if np.abs(values).max(initial=0.0) > 1e150:   # X^T X and y^T y would overflow
+                raise ValueError(f"{name} must lie within [-1e150, 1e150], got largest |value| "
+                                 f"{np.abs(values).max():g}; standardize it.")
         if self.fit_intercept:
             self._x_mean, self._y_mean = X.mean(axis=0), y.mean()
         else:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_random_state
+from .._validation import as_random_state as check_random_state  # every seed mlcore accepts
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int, check_option, check_real
@@ -176,8 +176,10 @@ class MAPLogisticRegression(ClassifierMixin, BaseEstimator):
         return tags
 
     def _check_params(self):
-        check_real(self.tau, "tau", low=0, low_open=True,
-                   why="it is the prior standard deviation of each weight")
+        tau = check_real(self.tau, "tau", low=0, low_open=True,
+                         why="it is the prior standard deviation of each weight")
+        if not 1e-100 <= tau <= 1e100:   # 1 / tau**2 and tau**2 must not overflow
+            raise ValueError(f"tau must be in [1e-100, 1e100], got tau={tau!r}.")
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise TypeError(f"fit_intercept must be True or False, got "
                             f"fit_intercept={self.fit_intercept!r}.")

@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_X_y
 
 from .._parallel import parallel_map
 from .._validation import (check_int, check_int_array, check_labels, check_option,
-                           check_random_state)
+                           check_random_state, naming, num_rows)
 
 _WHY_B = "it is the number of bootstrap samples drawn"
 
@@ -152,7 +152,7 @@ class BootstrapOutOfBag:
 
     def split(self, X, y=None, groups=None):
         """Yield ``(train, test)`` index arrays: a bootstrap sample and its out-of-bag samples."""
-        m = len(X)
+        m = num_rows(X, "X")
         if m < 2:
             raise ValueError(f"X must hold at least 2 samples, got n_samples={m}: a bootstrap "
                              "sample of one sample always draws it, leaving no out-of-bag test set.")
@@ -280,7 +280,8 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     >>> bool(r.point632 < 0.4 < r.point632plus)         # .632 is fooled, .632+ is not
     True
     """
-    X, y = check_X_y(X, y, accept_sparse=True, dtype=None, ensure_all_finite=False)
+    with naming("X and y"):
+        X, y = check_X_y(X, y, accept_sparse=True, dtype=None, ensure_all_finite=False)
     check_labels(y, "y")
     loss = _check_loss(loss, y)
     m = len(y)

@@ -14,7 +14,8 @@ import numpy as np
 from .._parallel import parallel_map
 from .._validation import (as_generator, check_array, check_int, check_option,
                            check_random_state, check_real)
-from ._formulas import _checked, _delta, _gamma, _k, _m, _out, finite_class_failure_bound
+from ._formulas import (_WHY_K, _WHY_M, _checked, _delta, _gamma, _out,
+                        finite_class_failure_bound)
 
 
 # -- a problem where every true error is known: thresholds on [0, 1] ------------
@@ -43,7 +44,7 @@ def threshold_grid(k, *, grid="midpoint"):
     >>> threshold_grid(4, grid="left")
     array([0.  , 0.25, 0.5 , 0.75])
     """
-    k = _k(k)
+    k = check_int(k, "k", low=1, why=_WHY_K)
     grid = check_option(grid, "grid", ["midpoint", "left"])
     return (np.arange(k) + (0.5 if grid == "midpoint" else 0.0)) / k
 
@@ -86,7 +87,7 @@ def threshold_true_errors(thresholds, *, boundary=0.37, noise=0.2):
     array([0.2  , 0.278, 0.578])
     """
     boundary, noise = _check_problem(boundary, noise)
-    thresholds = _checked(np.atleast_1d(np.asarray(thresholds, dtype=float)), "thresholds",
+    thresholds = _checked(np.atleast_1d(check_array(thresholds, "thresholds")), "thresholds",
                           check_real, low=0.0, high=1.0)
     return noise + (1.0 - 2.0 * noise) * np.abs(thresholds - boundary)
 
@@ -108,7 +109,7 @@ def sample_threshold_data(n_trials, *, m, boundary=0.37, noise=0.2, random_state
     ((3, 5), dtype('bool'))
     """
     n_trials = check_int(n_trials, "n_trials", low=1, why="it is the number of training sets")
-    m = _m(m)
+    m = check_int(m, "m", low=1, why=_WHY_M)
     boundary, noise = _check_problem(boundary, noise)
     rng = as_generator(random_state)
     X = rng.random((n_trials, m))
@@ -275,7 +276,9 @@ def simulate_uniform_convergence(k, *, m, gamma=None, n_trials=1000, boundary=0.
     >>> result.true_errors.shape, result.max_deviation.shape
     ((50,), (2000,))
     """
-    k, m, gamma = _k(k), _m(m), None if gamma is None else _gamma(gamma)
+    k = check_int(k, "k", low=1, why=_WHY_K)
+    m = check_int(m, "m", low=1, why=_WHY_M)
+    gamma = None if gamma is None else _gamma(gamma)
     n_trials = check_int(n_trials, "n_trials", low=1, why="it is the number of training sets")
     boundary, noise = _check_problem(boundary, noise)
     random_state = check_random_state(random_state)

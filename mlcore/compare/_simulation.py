@@ -14,10 +14,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn.model_selection import KFold, train_test_split
-from sklearn.utils import check_random_state
+from .._validation import as_random_state as check_random_state  # every seed mlcore accepts
 
 from .._parallel import parallel_map
-from .._validation import check_int, check_option, check_probability
+from .._validation import (as_generator, check_estimator_object, check_int, check_n_jobs, check_option,
+                           check_probability, check_real)
 from ._tests import (corrected_resampled_t_test, f_test_5x2cv, mcnemar_test, paired_t_test_5x2cv,
                      paired_t_test_cv)
 
@@ -54,6 +55,7 @@ def bias_variance_decomposition(estimator, X_train, y_train, X_test, y_test, *, 
     >>> bool(np.isclose(loss, bias + var))
     True
     """
+    check_estimator_object(estimator, "estimator")
     check_option(loss, "loss", ["mse", "0-1"])
     n_rounds = check_int(n_rounds, "n_rounds", low=1)
     X_train, y_train = np.asarray(X_train), np.asarray(y_train)
@@ -61,8 +63,7 @@ def bias_variance_decomposition(estimator, X_train, y_train, X_test, y_test, *, 
     if len(X_train) != len(y_train) or len(X_test) != len(y_test):
         raise ValueError("X_train/y_train and X_test/y_test must have matching lengths, got "
                          f"{len(X_train)}/{len(y_train)} and {len(X_test)}/{len(y_test)}.")
-    rng = np.random.RandomState(random_state) if not isinstance(random_state, np.random.RandomState) \
-        else random_state
+    rng = check_random_state(random_state)   # mlcore's as_random_state: every accepted seed
     predictions = np.empty((n_rounds, len(y_test)), dtype=float if loss == "mse" else np.int64)
     indices = np.arange(len(X_train))
     for i in range(n_rounds):
@@ -105,11 +106,15 @@ def polynomial_bias_variance(true_function, degrees, *, n_samples=25, noise=0.3,
     """
     if not callable(true_function):
         raise TypeError("true_function must be callable, e.g. np.sin.")
-    degrees = [check_int(d, "degrees", low=0) for d in np.atleast_1d(degrees)]
+    if isinstance(degrees, (str, bytes)) or not np.iterable(degrees) or not len(degrees):
+        raise TypeError(f"degrees must be a non-empty sequence of integers, got "
+                        f"degrees={degrees!r:.80}.")
+    degrees = [check_int(d, "degrees", low=0) for d in degrees]
+    noise = check_real(noise, "noise", low=0, high=1e100, why="it is the noise standard deviation")
     n_samples = check_int(n_samples, "n_samples", low=2)
     n_datasets = check_int(n_datasets, "n_datasets", low=2)
     n_test = check_int(n_test, "n_test", low=1)
-    rng = np.random.default_rng(random_state)
+    rng = as_generator(random_state)
     low, high = map(float, x_range)
     x = rng.uniform(low, high, (n_datasets, n_samples))
     y = true_function(x) + rng.normal(scale=noise, size=x.shape)
@@ -295,8 +300,11 @@ def rejection_rates(sampler, estimator_a, estimator_b, *, n_samples=200, n_repet
     if not callable(sampler):
         raise TypeError("sampler must be callable: sampler(n_samples, rng) -> (X, y).")
     n_samples = check_int(n_samples, "n_samples", low=20)
-    n_repetitions = check_int(n_repetitions, "n_repetitions", low=1)
+    n_repetitions = check_int(n_repetitions, "n_repetitions", low=1, high=10**7)
     alpha = check_probability(alpha, "alpha", why="it is the level of the tests")
+    check_estimator_object(estimator_a, "estimator_a")
+    check_estimator_object(estimator_b, "estimator_b")
+    n_jobs = check_n_jobs(n_jobs)
     seed = check_random_state(random_state).randint(2**31 - 1) if not isinstance(random_state, int) \
         else random_state
     children = [int(c.generate_state(1)[0]) for c in np.random.SeedSequence(seed).spawn(n_repetitions)]

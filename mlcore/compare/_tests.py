@@ -19,9 +19,10 @@ from scipy import stats
 from sklearn.base import clone, is_classifier
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import train_test_split
-from sklearn.utils import check_random_state
+from .._validation import as_random_state as check_random_state  # every seed mlcore accepts
 
-from .._validation import check_int, check_option, check_probability
+from .._validation import (check_array, check_estimator_object, check_int, check_option,
+                           check_probability)
 
 
 class TestResult(NamedTuple):
@@ -33,13 +34,16 @@ class TestResult(NamedTuple):
 
 
 def _as_vector(values, name, *, min_size=1):
-    values = np.asarray(values, dtype=float)
+    values = check_array(values, name, allow_nan=True)   # numbers only; NaN worded below
     if values.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {values.shape}.")
     if values.size < min_size:
         raise ValueError(f"{name} needs at least {min_size} values, got {values.size}.")
     if not np.all(np.isfinite(values)):
         raise ValueError(f"{name} contains NaN or inf.")
+    if np.abs(values).max(initial=0.0) > 1e150:   # squared differences would overflow
+        raise ValueError(f"{name} must lie within [-1e150, 1e150], got largest |value| "
+                         f"{np.abs(values).max():g}.")
     return values
 
 
@@ -181,10 +185,13 @@ def _five_by_two_differences(estimator_a, estimator_b, X, y, scoring, random_sta
 def _five_by_two(estimator_a, estimator_b, X, y, differences, scoring, random_state, statistic):
     """The (5, 2) differences (given, or computed on mlxtend's splits) and the variances s_i^2."""
     if differences is None:
+        check_estimator_object(estimator_a, "estimator_a")
+        check_estimator_object(estimator_b, "estimator_b")
         differences = _five_by_two_differences(estimator_a, estimator_b, X, y, scoring, random_state)
-    d = np.asarray(differences, dtype=float)
-    if d.shape != (5, 2) or not np.all(np.isfinite(d)):
-        raise ValueError(f"differences must be a finite (5, 2) array, got shape {d.shape}.")
+    d = check_array(differences, "differences", ndim=2)
+    if d.shape != (5, 2) or np.abs(d).max() > 1e150:
+        raise ValueError(f"differences must be a (5, 2) array of numbers within [-1e150, 1e150], "
+                         f"got shape {d.shape}.")
     variances = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     if variances.sum() == 0:
         raise ValueError(f"every 5x2 pair of differences is equal; the {statistic} statistic is undefined.")

@@ -167,6 +167,8 @@ def fbeta(y_true, y_pred, *, beta=1.0, average="binary", pos_label=1):
     """
     beta = check_real(beta, "beta", low=0, low_open=True,
                       why="it weighs recall beta^2 times as much as precision")
+    if beta > 1e100:   # beta**2 must not overflow
+        raise ValueError(f"beta must be at most 1e100, got beta={beta!r}.")
     check_option(average, "average", ["binary", "macro", "micro"])
     matrix = confusion_counts(y_true, y_pred)
     labels = np.unique(np.r_[_as_1d(y_true, "y_true"), _as_1d(y_pred, "y_pred")])

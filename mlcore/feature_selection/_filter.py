@@ -11,7 +11,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_int
+from .._validation import check_array, check_int
 
 
 def _check_discrete(values, name):
@@ -130,10 +130,12 @@ def correlation_scores(X, y):
     >>> correlation_scores(np.array([[1.0, 3.0], [2.0, 1.0], [3.0, 2.0]]), [1, 2, 3]).round(2)
     array([1. , 0.5])
     """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    if X.ndim != 2 or y.shape != (X.shape[0],):
-        raise ValueError(f"X must be (m, n) and y (m,), got shapes {X.shape} and {y.shape}.")
+    X = check_array(X, "X", ndim=2, min_length=1)
+    y = check_array(y, "y", ndim=1, length=len(X), why="it holds one target per row of X")
+    for name, values in (("X", X), ("y", y)):
+        if np.abs(values).max(initial=0.0) > 1e150:   # sums of squares would overflow
+            raise ValueError(f"{name} must lie within [-1e150, 1e150], got largest |value| "
+                             f"{np.abs(values).max():g}; standardize it.")
     Xc, yc = X - X.mean(axis=0), y - y.mean()
     denominator = np.sqrt((Xc**2).sum(axis=0) * (yc**2).sum())
     with np.errstate(divide="ignore", invalid="ignore"):

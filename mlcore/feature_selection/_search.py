@@ -12,11 +12,12 @@ from functools import partial
 import numpy as np
 import pandas as pd
 from sklearn.base import clone, is_classifier
-from sklearn.model_selection import check_cv, cross_val_score
+from sklearn.model_selection import cross_val_score
 from sklearn.naive_bayes import GaussianNB
 
 from .._parallel import parallel_map
-from .._validation import check_int
+from .._validation import (check_array, check_cv, check_estimator_object, check_int,
+                           check_labels, check_n_jobs)
 
 
 @dataclass
@@ -49,12 +50,20 @@ def _cv_score(estimator, X, y, cv, scoring, features):
                                  scoring=scoring).mean())
 
 
+def _check_search(estimator, X, y, cv, n_jobs):
+    """The searches' shared checks; returns (X, y, splitter, n_jobs)."""
+    check_estimator_object(estimator, "estimator")
+    X = check_array(X, "X", ndim=2, min_length=2)
+    if X.shape[1] == 0:
+        raise ValueError(f"X must have at least one feature (column), got shape {X.shape}.")
+    y = check_labels(y, "y", n_samples=len(X))
+    n_jobs = check_n_jobs(n_jobs)
+    return X, y, check_cv(cv, y, classifier=is_classifier(estimator)), n_jobs
+
+
 def _search(direction, estimator, X, y, cv, scoring, max_features, tol, n_jobs):
-    X, y = np.asarray(X), np.asarray(y)
-    if X.ndim != 2 or len(X) != len(y) or X.shape[1] == 0:
-        raise ValueError(f"X must be (m, n) with n >= 1 and y (m,), got shapes {X.shape} and {y.shape}.")
+    X, y, splitter, n_jobs = _check_search(estimator, X, y, cv, n_jobs)
     n = X.shape[1]
-    splitter = check_cv(cv, y, classifier=is_classifier(estimator))
     folds = splitter.get_n_splits(X, y)
     limit = n if max_features is None else check_int(max_features, "max_features", low=1, high=n)
     steps = limit if direction == "forward" else n - limit
@@ -152,7 +161,7 @@ def backward_search(estimator, X, y, *, cv=5, scoring=None, max_features=None, t
 
 
 def gaussian_nb_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets):
-    """Accuracy of Gaussian naive Bayes on every feature subset, from one fit.
+    r"""Accuracy of Gaussian naive Bayes on every feature subset, from one fit.
 
     Naive Bayes's log posterior is a sum over features:
     :math:`\log P(c) + \sum_{j \in F}\log p(x_j \mid c)`. Fitting once on all
@@ -173,8 +182,24 @@ def gaussian_nb_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets):
     >>> gaussian_nb_subset_accuracy(X, y, X, y, [(0,), (2, 3)]).round(3)
     array([0.727, 0.96 ])
     """
-    X_fit, X_eval = np.asarray(X_fit, float), np.asarray(X_eval, float)
-    y_fit, y_eval = np.asarray(y_fit), np.asarray(y_eval)
+    X_fit = check_array(X_fit, "X_fit", ndim=2, min_length=1)
+    X_eval = check_array(X_eval, "X_eval", ndim=2, n_columns=X_fit.shape[1])
+    for name, values in (("X_fit", X_fit), ("X_eval", X_eval)):
+        if np.abs(values).max(initial=0.0) > 1e150:   # squared deviations would overflow
+            raise ValueError(f"{name} must lie within [-1e150, 1e150], got largest |x| "
+                             f"{np.abs(values).max():g}; standardize it.")
+    y_fit = check_labels(y_fit, "y_fit", n_samples=len(X_fit))
+    y_eval = check_labels(y_eval, "y_eval", n_samples=len(X_eval))
+    if isinstance(subsets, (str, bytes)) or not np.iterable(subsets):
+        raise TypeError(f"subsets must be a list of feature-index tuples, got subsets={subsets!r:.80}.")
+    subsets = list(subsets)
+    for subset in subsets:
+        if isinstance(subset, (str, bytes)) or not np.iterable(subset) or not len(subset):
+            raise TypeError(f"subsets must hold non-empty tuples of feature indices, got "
+                            f"{subset!r:.80}.")
+        for j in subset:
+            check_int(j, "subsets", low=0, high=X_fit.shape[1] - 1,
+                      why="each entry is a column index of X_fit")
     classes, index = np.unique(y_fit, return_inverse=True)
     means = np.array([X_fit[index == c].mean(axis=0) for c in range(classes.size)])
     variances = np.array([X_fit[index == c].var(axis=0) for c in range(classes.size)])
@@ -214,11 +239,11 @@ def exhaustive_search(estimator, X, y, *, cv=5, scoring=None, n_jobs=None):
     >>> len(table), table.iloc[0]["features"]
     (15, (3,))
     """
-    X, y = np.asarray(X), np.asarray(y)
-    n = X.shape[1] if X.ndim == 2 else 0
-    if n == 0 or n > 12:
-        raise ValueError(f"exhaustive_search takes 1 to 12 features (2^n subsets), got {n}.")
-    splitter = check_cv(cv, y, classifier=is_classifier(estimator))
+    X, y, splitter, n_jobs = _check_search(estimator, X, y, cv, n_jobs)
+    n = X.shape[1]
+    if n > 12:
+        raise ValueError(f"X must have 1 to 12 features for exhaustive_search (2^n subsets), "
+                         f"got {n}.")
     subsets = [s for size in range(1, n + 1) for s in itertools.combinations(range(n), size)]
     if (type(estimator) is GaussianNB and estimator.priors is None and scoring in (None, "accuracy")
             and estimator.var_smoothing == 1e-9):

@@ -174,6 +174,9 @@ def safe_failure(source: str, ename, evalue, hidden: bool = True) -> str:
     >>> safe_failure("assert f(0) == 1", "AssertionError", "assert secret == 42")
     'AssertionError (its message is not shown: the check did not write it)'
     """
+    if not isinstance(source, str):
+        raise TypeError(f"source must be the check's source code (a str), got "
+                        f"{type(source).__name__}.")
     name = ename if isinstance(ename, str) and ename in ERROR_NAMES else "an exception"
     message = str(evalue or "").strip()
     if not message:

@@ -68,7 +68,7 @@ def collect_submissions(folder):
     skipped : list of (str, str)
         ``(name, reason)`` of entries that get no row.
     """
-    folder = _path(folder, "submissions")
+    folder = _path(folder, "folder")
     if folder.is_symlink() or not folder.is_dir():
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} is not a folder (a symlink to "
                                 "one is refused).")

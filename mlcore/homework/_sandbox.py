@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .._validation import check_real
+from .._validation import check_option, check_real
 
 __all__ = ["Limits", "RunResult", "bubblewrap_available", "run_script", "adopt_orphans"]
 
@@ -85,9 +85,7 @@ class Limits:
                    why="the kernel alone needs a few hundred MiB of address space")
         check_real(self.file_mb, "file_mb", low=0, low_open=True)
         check_real(self.wall_factor, "wall_factor", low=1)
-        if self.sandbox not in ("auto", "bwrap", "none"):
-            raise ValueError(f"sandbox must be one of 'auto', 'bwrap', 'none', "
-                             f"got sandbox={self.sandbox!r}.")
+        check_option(self.sandbox, "sandbox", ("auto", "bwrap", "none"))
 
     @property
     def cpu_seconds(self) -> int:

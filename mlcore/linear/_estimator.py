@@ -10,9 +10,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from .._validation import check_int, check_real
+from .._validation import check_int, check_real, naming
 from ._functions import _descend, _design, _smoothness, sigmoid
 from ._functions import sample_logistic_data  # noqa: F401  (used by the doctest)
 
@@ -26,17 +26,35 @@ def _n_rows(a):
     return len(a) if hasattr(a, "__len__") else None
 
 
+def _named(name, call):
+    """``call()``, with scikit-learn's validation errors reworded to name ``name`` first."""
+    with naming(name):
+        return call()
+
+
+def _reject_text(X, name="X"):
+    """Numeric strings are data entry mistakes here, not numbers: refuse them."""
+    kind = getattr(X, "dtype", None)
+    kind = kind.kind if isinstance(kind, np.dtype) else (
+        np.asarray(X).dtype.kind if isinstance(X, (list, tuple)) else None)
+    if kind in ("U", "S"):
+        raise TypeError(f"{name} must hold real numbers, got an array of strings; convert "
+                        f"{name} to numbers first.")
+
+
 def _validate_binary(estimator, X, y):
     """Validate (X, y) for a two-class model; set ``classes_`` and return (X, y as 0/1 floats)."""
     n_X, n_y = _n_rows(X), _n_rows(y)
     if n_X is not None and n_y is not None and n_X != n_y:
         raise ValueError(f"X and y must have the same number of samples, got {n_X} rows "
                          f"in X and {n_y} labels in y.")
-    X, y = validate_data(estimator, X, y, dtype=np.float64)
+    _reject_text(X)
+    _named("X", lambda: check_array(X, dtype=np.float64, input_name="X"))
+    X, y = _named("y", lambda: validate_data(estimator, X, y, dtype=np.float64))
     if np.abs(X).max(initial=0.0) > 1e150:
         raise ValueError(f"X must lie within [-1e150, 1e150] (the log-odds would overflow), "
                          f"got largest |x| {np.abs(X).max():g}; standardize X.")
-    check_classification_targets(y)
+    _named("y", lambda: check_classification_targets(y))
     estimator.classes_ = np.unique(y)
     if estimator.classes_.size < 2:
         raise ValueError(f"y has only one class (label {estimator.classes_[0].tolist()!r}); the model "
@@ -142,7 +160,8 @@ class LogisticRegressionGD(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """Log-odds :math:`\\theta^\\top\\tilde x` of the positive class ``classes_[1]``, shape (m,)."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        _reject_text(X)
+        X = _named("X", lambda: validate_data(self, X, reset=False, dtype=np.float64))
         return X @ self.coef_[0] + self.intercept_[0]
 
     def predict_proba(self, X):

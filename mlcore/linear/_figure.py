@@ -36,6 +36,25 @@ def _boundary_points(theta, xlim, ylim):
     return -(b + w2 * x2) / w1, x2
 
 
+_SEPARABLE = ("X and y must not be linearly separable: the logistic loss then has no minimum "
+              "for the figure to show; add label noise or overlapping points.")
+
+
+def _separable(X, y) -> bool:
+    """True if a line separates the classes strictly (one linear program, milliseconds).
+
+    Feasibility of ``s_i (w . x_i + b) >= 1`` with ``s_i = 2 y_i - 1``; on
+    standardized X so the tolerance of the solver is scale-free.
+    """
+    from scipy.optimize import linprog
+    Z = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
+    signs = 2.0 * y - 1.0
+    A = -signs[:, None] * np.column_stack([Z, np.ones(len(Z))])
+    result = linprog(np.zeros(A.shape[1]), A_ub=A, b_ub=-np.ones(len(Z)),
+                     bounds=[(None, None)] * A.shape[1], method="highs")
+    return result.status == 0
+
+
 class GradientDescentFigure(InteractiveFigure):
     """Gradient descent on a 2-D data set: the loss gap and the moving decision boundary.
 
@@ -75,14 +94,14 @@ class GradientDescentFigure(InteractiveFigure):
             raise ValueError(f"X must have exactly two features to be drawn, got shape {self.X.shape}.")
         self.y = _check_labels01(y, "y", self.X.shape[0])
         self.max_iter = check_int(max_iter, "max_iter", low=1)
+        if _separable(self.X, self.y):
+            raise ValueError(_SEPARABLE)
         with warnings.catch_warnings():
             warnings.simplefilter("error", ConvergenceWarning)
             try:
                 best = LogisticRegressionGD(tol=1e-10, max_iter=100_000).fit(self.X, self.y)
-            except ConvergenceWarning:  # separable data: the loss has no minimizer
-                raise ValueError("X and y must not be linearly separable: the logistic loss "
-                                 "then has no minimum for the figure to show; add label "
-                                 "noise or overlapping points.") from None
+            except ConvergenceWarning:  # e.g. separable up to points on the boundary
+                raise ValueError(_SEPARABLE) from None
         self.theta_hat = np.r_[best.intercept_, best.coef_[0]]
         self.loss_hat = logistic_loss(self.theta_hat, self.X, self.y)
         super().__init__(figsize=figsize, dpi=dpi)

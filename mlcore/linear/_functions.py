@@ -304,7 +304,9 @@ def gradient_descent_path(X, y, learning_rate, n_iter, *, theta0=None):
     >>> bool(np.all(np.diff(losses) <= 0))  # a small enough step never goes uphill
     True
     """
-    theta0 = np.zeros(np.shape(X)[1] + 1) if theta0 is None and np.ndim(X) == 2 else theta0
+    if theta0 is None:  # the default needs X's shape: check X first
+        X = check_array(X, "X", ndim=2, why="each row is a sample")
+        theta0 = np.zeros(X.shape[1] + 1)
     theta0, X1, y = _check_problem(theta0, X, y, "theta0")
     learning_rate = check_real(learning_rate, "learning_rate", low=0, low_open=True,
                                why="it is the step size of gradient descent")

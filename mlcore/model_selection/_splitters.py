@@ -18,9 +18,10 @@ from sklearn.model_selection import (KFold, LeaveOneOut, RepeatedKFold, ShuffleS
                                      StratifiedKFold, StratifiedShuffleSplit)
 from sklearn.model_selection._split import BaseCrossValidator
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import _num_samples, check_array, column_or_1d
+from sklearn.utils.validation import check_array, column_or_1d
 
-from .._validation import as_random_state, check_bool, check_int, check_option, check_real
+from .._validation import (as_random_state, check_bool, check_int, check_labels, check_option,
+                           check_real, check_splitter, num_rows)
 from .._validation import check_array as _check_numeric, check_random_state as _check_seed
 
 
@@ -211,11 +212,12 @@ class BlockedMxTwoCV(BaseCrossValidator):
 
     def block_labels(self, X, y=None):
         """The block (row of the design) of each sample, for one call's shuffle."""
-        n = _num_samples(X)
+        n = num_rows(X, "X")
         design = two_level_design(self.n_repeats, self.design)
         n_blocks = len(design)
         if n < 4:
-            raise ValueError(f"BlockedMxTwoCV needs at least 4 samples, got n_samples={n}.")
+            raise ValueError(f"X must have at least 4 samples, got n_samples={n} (BlockedMxTwoCV "
+                             "splits each half in two).")
         if n < n_blocks:
             raise ValueError(f"n_repeats={self.n_repeats} needs {n_blocks} blocks, so at least "
                              f"{n_blocks} samples, got n_samples={n}; use fewer repeats.")
@@ -383,9 +385,9 @@ def fold_assignment(cv, n_samples, y=None):
            [0, 0, 0, 0, 1, 1]])
     """
     n = check_int(n_samples, "n_samples", low=1)
-    if not hasattr(cv, "split"):
-        raise TypeError(f"cv must be a splitter with a split(X, y) method (such as "
-                        f"sklearn.model_selection.KFold(5)), got cv={cv!r}.")
+    check_splitter(cv, "cv")
+    if y is not None:
+        y = check_labels(y, "y", n_samples=n)
     rows = []
     for train, test in cv.split(np.zeros((n, 1)), y):
         row = np.full(n, -1)

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_array, column_or_1d
 
 from .._parallel import parallel_map
 from .._validation import (as_generator, as_random_state, check_array as _check_array, check_int,
-                           check_random_state, check_real, user_errors)
+                           check_random_state, check_real, check_splitter, user_errors)
 from ._splitters import loo_mse_linear, make_splitter
 
 
@@ -79,11 +79,19 @@ def cv_split_errors(X, y, cv):
     """
     X = _check_array(X, "X", ndim=2, min_length=1)
     y = _check_array(y, "y", ndim=1, length=len(X), why="it holds one target per row of X")
-    if not hasattr(cv, "split"):
-        raise TypeError(f"cv must be a splitter with a split(X, y) method (such as "
-                        f"sklearn.model_selection.KFold(5)), got cv={cv!r}.")
+    _check_magnitude(X, "X")
+    _check_magnitude(y, "y")
+    check_splitter(cv, "cv")
     tests, trains = _test_masks(cv, X, y, with_trains=True)
     return _split_errors(X, y, tests, trains)
+
+
+def _check_magnitude(values, name):
+    """Squared errors of values beyond 1e150 overflow: refuse them rather than return inf/NaN."""
+    if np.abs(values).max(initial=0.0) > 1e150:
+        raise ValueError(f"{name} must lie within [-1e150, 1e150] (squared errors of larger "
+                         f"values overflow), got largest |value| {np.abs(values).max():g}; "
+                         "rescale it.")
 
 
 def _test_masks(cv, X, y=None, *, with_trains=False):
@@ -128,6 +136,8 @@ def degree_curves(x, y, degrees, *, n_splits=10, random_state=None):
     """
     x = _check_array(x, "x", ndim=1)
     y = _check_array(y, "y", ndim=1, length=len(x), why="it holds one target per x")
+    _check_magnitude(x, "x")
+    _check_magnitude(y, "y")
     n_splits = check_int(n_splits, "n_splits", low=2, high=max(2, len(x)),
                          why="each fold needs a sample")
     if isinstance(degrees, (str, bytes)) or not np.iterable(degrees):

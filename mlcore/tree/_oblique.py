@@ -63,6 +63,9 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
             check_int(self.max_depth, "max_depth", low=1)
         check_int(self.min_samples_split, "min_samples_split", low=2)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        if np.abs(X).max(initial=0.0) > 1e150:   # projections and scatters would overflow
+            raise ValueError(f"X must lie within [-1e150, 1e150], got largest |x| "
+                             f"{np.abs(X).max():g}; standardize X.")
         check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
         self.tree_ = self._grow(X, index, 0)

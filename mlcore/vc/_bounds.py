@@ -87,6 +87,9 @@ def vc_sample_size(d, *, gamma, delta):
     low, high = 1, 2
     while vc_bound_gap(d, high, delta) > gamma:
         low, high = high, 2 * high
+        if high > 2 ** 1000:  # beyond floating point: the gap can no longer be evaluated
+            raise ValueError(f"gamma is too small: the sample size exceeds 2**1000, got "
+                             f"gamma={gamma!r} (d={d}, delta={delta!r}).")
     while high - low > 1:  # invariant: gap(low) > gamma >= gap(high), unless low == 1
         middle = (low + high) // 2
         low, high = (middle, high) if vc_bound_gap(d, middle, delta) > gamma else (low, middle)
@@ -167,12 +170,11 @@ def rademacher_vc_gap(d, m, delta):
     """
     d = check_int(d, "d", low=1, why="it is the VC dimension (the form needs d >= 1)")
     delta = check_probability(delta, "delta", why="it is the probability that the bound fails")
-    m_arr = np.asarray(m)
-    if not np.issubdtype(m_arr.dtype, np.integer) or (m_arr < d).any():
-        raise ValueError(f"m must be an integer >= d={d} (or an array of them), got m={m!r}; "
-                         "the bound (e m / d)^d on the growth function needs m >= d.")
-    gap = (np.sqrt(2 * d * np.log(np.e * m_arr / d) / m_arr)
-           + np.sqrt(np.log(2 / delta) / (2 * m_arr)))
+    # integers of any size (2 * m in int64 overflowed to a negative m, and a NaN gap)
+    m_arr = np.asarray(check_int_array(m, "m", low=d, why="the bound (e m / d)^d on the growth "
+                                       "function needs m >= d"), dtype=float)
+    gap = (np.sqrt(2 * d * (1 + np.log(m_arr / d)) / m_arr)
+           + np.sqrt((math.log(2) - math.log(delta)) / (2 * m_arr)))
     return float(gap) if gap.ndim == 0 else gap
 
 
@@ -193,6 +195,9 @@ def rademacher_vc_sample_size(d, *, gamma, delta):
         return low
     while rademacher_vc_gap(d, high, delta) > gamma:
         low, high = high, 2 * high
+        if high > 2 ** 1000:  # beyond floating point: the gap can no longer be evaluated
+            raise ValueError(f"gamma is too small: the sample size exceeds 2**1000, got "
+                             f"gamma={gamma!r} (d={d}, delta={delta!r}).")
     while high - low > 1:  # invariant: gap(low) > gamma >= gap(high)
         middle = (low + high) // 2
         low, high = (middle, high) if rademacher_vc_gap(d, middle, delta) > gamma else (low, middle)

@@ -42,6 +42,7 @@ def preset_points(preset, *, seed=0):
     ((3, 2), (5, 2))
     """
     preset = check_option(preset, "preset", PRESETS)
+    seed = check_int(seed, "seed", low=0)  # checked even where a named shape ignores it
     if preset in _PRESETS:
         return _PRESETS[preset]()
     rng = np.random.default_rng(check_int(seed, "seed", low=0))

@@ -19,11 +19,11 @@ _DIMENSION = {"threshold": 1, "interval": 1, "rectangle": 2, "disc": 2}
 
 
 # -- hypotheses -------------------------------------------------------------
-def _coordinates(points, d):
+def _coordinates(points, d, of=""):
     X = check_array(points, "points")
     X = X[:, None] if X.ndim == 1 and d == 1 else X
     if X.ndim != 2 or X.shape[1] != d:
-        raise ValueError(f"points must have shape (n_points, {d}), got shape {X.shape}.")
+        raise ValueError(f"points must have shape (n_points, {d}){of}, got shape {X.shape}.")
     return X
 
 
@@ -60,6 +60,8 @@ class Interval:
     def __post_init__(self):
         object.__setattr__(self, "low", check_real(self.low, "low"))
         object.__setattr__(self, "high", check_real(self.high, "high"))
+        if self.high < self.low:
+            raise ValueError(f"high must be >= low, got low={self.low!r} and high={self.high!r}.")
 
     def predict(self, points):
         x = _coordinates(points, 1)[:, 0]
@@ -84,7 +86,8 @@ class HalfSpace:
         object.__setattr__(self, "bias", check_real(self.bias, "bias"))
 
     def predict(self, points):
-        X = _coordinates(points, len(self.weights))
+        X = _coordinates(points, len(self.weights),
+                         f" to match weights of length {len(self.weights)}")
         return (X @ self.weights + self.bias >= 0).astype(int)
 
 
@@ -138,43 +141,40 @@ class Disc:
 
 
 # -- input checks -----------------------------------------------------------
-def _check_points(points, hypothesis_class):
+def _check_points(points, hypothesis_class, name="points"):
     cls = check_option(hypothesis_class, "hypothesis_class", HYPOTHESIS_CLASSES)
-    try:
-        X = np.asarray(points, dtype=float)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"points must be an array of numbers of shape (n_points, n_features), "
-                         f"got {type(points).__name__}: {error}") from None
+    X = check_array(points, name, allow_nan=True)
     need = _DIMENSION.get(cls)
     if X.ndim == 1 and need == 1:
         X = X[:, None]
     if X.ndim != 2 or X.shape[1] == 0:
-        raise ValueError(f"points must be a 2-D array of shape (n_points, n_features), "
+        raise ValueError(f"{name} must be a 2-D array of shape (n_points, n_features), "
                          f"got shape {X.shape}.")
     if need is not None and X.shape[1] != need:
         raise ValueError(f"hypothesis_class={cls!r} is defined on points with {need} "
-                         f"coordinate(s), got points of shape {X.shape}.")
+                         f"coordinate(s), got {name} of shape {X.shape}.")
     if not np.isfinite(X).all():
         row = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
-        raise ValueError(f"points must be finite, got {X[row].tolist()} in row {row}.")
+        raise ValueError(f"{name} must be finite, got {X[row].tolist()} in row {row}.")
     spread = np.ptp(X, axis=0).max() if len(X) else 0.0
     if np.abs(X).max(initial=0.0) > 1e100 or 0 < spread < 1e-100:
         # the witnesses pad by absolute amounts; every class here is invariant under scaling
-        raise ValueError(f"points must have coordinates within [-1e100, 1e100] and a spread "
+        raise ValueError(f"{name} must have coordinates within [-1e100, 1e100] and a spread "
                          f"above 1e-100 (the witnesses are computed in absolute units), got "
                          f"largest |coordinate| {np.abs(X).max():g} and spread {spread:g}; "
-                         "rescale the points (every hypothesis class here is scale-invariant).")
+                         f"rescale {name} (every hypothesis class here is scale-invariant).")
     return X, cls
 
 
-def _check_labels(labels, n):
+def _check_labels(labels, n, name="labels", points_name="points"):
     y = np.asarray(labels)
     if y.shape != (n,):
-        raise ValueError(f"labels must have shape ({n},), one label per point, got shape {y.shape}.")
+        raise ValueError(f"{name} must have shape ({n},), one label per row of {points_name} "
+                         f"({n} given), got {name} of shape {y.shape}.")
     if y.dtype == bool:
         return y.astype(int)
-    if not np.isin(y, (0, 1)).all():
-        raise ValueError(f"labels must be 0 or 1, got labels={y.tolist()}.")
+    if y.dtype.kind not in "iuf" or not np.isin(y, (0, 1)).all():
+        raise ValueError(f"{name} must be 0 or 1, got {name}={y.tolist()}.")
     return y.astype(int)
 
 

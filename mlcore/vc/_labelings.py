@@ -234,10 +234,10 @@ def erm_halfplane(X, y):
     >>> int((h.predict(X) != [0, 1, 0, 1]).sum())
     1
     """
-    X, _ = _check_points(X, "halfspace")
+    X, _ = _check_points(X, "halfspace", "X")
     if X.shape[1] != 2:
         raise ValueError(f"X must have shape (n_samples, 2) for half-planes, got shape {X.shape}.")
-    y = _check_labels(y, len(X))
+    y = _check_labels(y, len(X), "y", "X")
     unique = np.unique(X, axis=0)
     if len(unique) == 1:
         majority = 1.0 if 2 * y.sum() >= len(y) else -1.0  # one point: predict the majority

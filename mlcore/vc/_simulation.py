@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_int, check_n_jobs, check_random_state
 
 
 def min_halfplane_errors(X, y, *, chunk=2048):
@@ -71,14 +71,20 @@ def halfplane_noise_gaps(m, n_trials, *, seed=0, n_jobs=1):
     """
     m = check_int(m, "m", low=2, why="it is the number of samples")
     n_trials = check_int(n_trials, "n_trials", low=1)
-    seeds = np.random.SeedSequence(seed).spawn(n_trials)
+    n_jobs = check_n_jobs(n_jobs)
+    seed = check_random_state(seed, "seed")
+    if not (seed is None or isinstance(seed, (int, np.random.SeedSequence))):
+        raise TypeError(f"seed must be None, a non-negative integer or a numpy SeedSequence, "
+                        f"got seed={seed!r} of type {type(seed).__name__}.")
+    seeds = (seed if isinstance(seed, np.random.SeedSequence)
+             else np.random.SeedSequence(seed)).spawn(n_trials)
 
     def one(ss):
         rng = np.random.default_rng(ss)
         X, y = rng.normal(size=(m, 2)), rng.integers(0, 2, size=m)
         return 0.5 - min_halfplane_errors(X, y) / m
 
-    if n_jobs == 1:
+    if n_jobs in (None, 1):
         return np.array([one(ss) for ss in seeds])
     from joblib import Parallel, delayed
     return np.array(Parallel(n_jobs=n_jobs)(delayed(one)(ss) for ss in seeds))
