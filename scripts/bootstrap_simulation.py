@@ -2,6 +2,11 @@
 
     python scripts/bootstrap_simulation.py                 # the sizes below, all cores
     python scripts/bootstrap_simulation.py --repetitions 50 --n-jobs 2
+    python scripts/bootstrap_simulation.py --parts estimators --data gaussian --sizes 20
+
+The last line is the part chapter 6 quotes (1-NN and LDA, Gaussian classes,
+m = 20, 200 data sets each); every setting has its own seed, so a subset
+prints the same numbers as the full run.
 
 Sizes used by default (the chapter quotes this run; it itself runs 24 data sets
 per learner with 25 bootstrap samples, at m = 20 only):
@@ -18,7 +23,9 @@ per learner with 25 bootstrap samples, at m = 20 only):
 2. The out-of-bag gap (chapter 6, "Why it is pessimistic"): 1-NN, m = 30,
    separation 2, 5,000 data sets x 20 bootstrap samples, 1,000 test points:
    the mean true error of the full model and of the bootstrap models, the mean
-   out-of-bag estimate, and their paired differences with standard errors.
+   out-of-bag estimate, and their paired differences with standard errors;
+   once with exactly balanced classes (``gaussian_classes``, as in the
+   chapter) and once with independent fair-coin labels.
 3. Coverage of nominal 95 % intervals (percentile, basic, BCa, normal,
    bootstrap-t) for the mean of Exp(1) samples, m = 10, 20, 50: 5,000 data
    sets x 2,000 bootstrap samples each, and the t interval; each coverage has
@@ -72,12 +79,16 @@ def summarize(out):
     return table, ranking
 
 
-def estimators(repetitions, n_jobs, start):
-    for data_name, separation in [("Gaussian classes", 1.0), ("no information", 0.0)]:
+DATA = {"gaussian": ("Gaussian classes", 1.0), "noinfo": ("no information", 0.0)}
+LEARNERS = {"1-NN": KNeighborsClassifier(1), "LDA": LinearDiscriminantAnalysis()}
+
+
+def estimators(repetitions, n_jobs, start, data=("gaussian", "noinfo"), sizes=(20, 50),
+               learners=("1-NN", "LDA")):
+    for data_name, separation in (DATA[key] for key in data):
         sampler = partial(gaussian_classes, separation=separation)
-        for m in (20, 50):
-            for name, learner in [("1-NN", KNeighborsClassifier(1)),
-                                  ("LDA", LinearDiscriminantAnalysis())]:
+        for m in sizes:
+            for name, learner in ((key, LEARNERS[key]) for key in learners):
                 out = simulate_error_estimates(learner, sampler, m, n_repetitions=repetitions,
                                                n_resamples=200, n_test=5000, random_state=m,
                                                n_jobs=n_jobs)
@@ -89,10 +100,23 @@ def estimators(repetitions, n_jobs, start):
                 print("RMSE ranking, paired z of the MSE difference:", "; ".join(ranking), flush=True)
 
 
+def independent_labels(n, rng, separation):
+    """Like gaussian_classes, but each label a fair coin flip (class sizes vary)."""
+    y = rng.integers(0, 2, size=n)
+    X = rng.normal(size=(n, 2))
+    X[:, 0] += separation * y
+    return X, y
+
+
 def oob_gap(n_datasets):
-    out = oob_gap_study(30, n_datasets=n_datasets, n_resamples=20, separation=2.0, n_test=1000,
-                        random_state=30)
-    print(f"\nOut-of-bag gap, 1-NN, m = 30, {n_datasets} data sets x 20 bootstrap samples:")
+    for labels, sampler in [("balanced classes", None), ("independent labels", independent_labels)]:
+        out = oob_gap_study(30, n_datasets=n_datasets, n_resamples=20, separation=2.0, n_test=1000,
+                            sampler=sampler, random_state=30)
+        report_gap(out, n_datasets, labels)
+
+
+def report_gap(out, n_datasets, labels):
+    print(f"\nOut-of-bag gap, 1-NN, m = 30, {labels}, {n_datasets} data sets x 20 bootstrap samples:")
     for key, value in out.items():
         print(f"  mean {key:17s} {value.mean():.4f} +- {value.std(ddof=1) / np.sqrt(n_datasets):.4f}")
     for a, b in [("bootstrap models", "full model"), ("out-of-bag", "bootstrap models"),
@@ -116,11 +140,16 @@ def coverage():
     print(pd.DataFrame(table).round(3).to_string())
 
 
-def main(repetitions: int, n_jobs: int, gap_datasets: int) -> None:
+def main(repetitions: int, n_jobs: int, gap_datasets: int, parts: str, data: str, sizes: str,
+         learners: str) -> None:
     start = time.perf_counter()
-    oob_gap(gap_datasets)
-    coverage()
-    estimators(repetitions, n_jobs, start)
+    if "gap" in parts:
+        oob_gap(gap_datasets)
+    if "coverage" in parts:
+        coverage()
+    if "estimators" in parts:
+        estimators(repetitions, n_jobs, start, data.split(","), [int(m) for m in sizes.split(",")],
+                   learners.split(","))
     print(f"\nFinished in {time.perf_counter() - start:.0f} s")
 
 
@@ -129,5 +158,11 @@ if __name__ == "__main__":
     parser.add_argument("--repetitions", type=int, default=200)
     parser.add_argument("--gap-datasets", type=int, default=5000)
     parser.add_argument("--n-jobs", type=int, default=-1)
+    parser.add_argument("--parts", default="gap,coverage,estimators",
+                        help="comma-separated subset of gap, coverage, estimators")
+    parser.add_argument("--data", default="gaussian,noinfo", help="gaussian and/or noinfo")
+    parser.add_argument("--sizes", default="20,50", help="training-set sizes m")
+    parser.add_argument("--learners", default="1-NN,LDA")
     args = parser.parse_args()
-    main(args.repetitions, args.n_jobs, args.gap_datasets)
+    main(args.repetitions, args.n_jobs, args.gap_datasets, args.parts, args.data, args.sizes,
+         args.learners)

@@ -107,7 +107,7 @@ def simulate_error_estimates(estimator, sampler, n_samples, *, n_repetitions=50,
 
 
 def oob_gap_study(n_samples, *, n_datasets=200, n_resamples=20, separation=2.0, n_test=1000,
-                  random_state=None):
+                  sampler=None, random_state=None):
     """Out-of-bag estimate against the true errors it could be tracking, over many data sets.
 
     For 1-nearest-neighbour on :func:`gaussian_classes`, each of
@@ -119,6 +119,10 @@ def oob_gap_study(n_samples, *, n_datasets=200, n_resamples=20, separation=2.0, 
     fresh points. The 1-NN predictions of all bootstrap models are computed at
     once from one distance matrix per data set, so the study takes a fraction
     of a second; they equal ``KNeighborsClassifier(1)``'s (a test checks).
+
+    ``sampler(n, rng, separation) -> (X, y)`` replaces :func:`gaussian_classes`
+    (which draws exactly balanced classes), e.g. to draw the labels
+    independently.
 
     Returns
     -------
@@ -137,11 +141,16 @@ def oob_gap_study(n_samples, *, n_datasets=200, n_resamples=20, separation=2.0, 
                             why="it is the number of bootstrap samples per data set")
     n_test = check_int(n_test, "n_test", low=1)
     separation = check_real(separation, "separation", low=-1e100, high=1e100)
+    if sampler is None:
+        sampler = gaussian_classes
+    elif not callable(sampler):
+        raise TypeError(f"sampler must be None or a function sampler(n, rng, separation) -> (X, y), "
+                        f"got sampler={sampler!r}.")
     rng = as_generator(random_state)
     out = {"full model": [], "bootstrap models": [], "out-of-bag": []}
     for _ in range(n_datasets):
-        X, y = gaussian_classes(m, rng, separation)
-        X_test, y_test = gaussian_classes(n_test, rng, separation)
+        X, y = sampler(m, rng, separation)
+        X_test, y_test = sampler(n_test, rng, separation)
         points = np.vstack([X_test, X])                                # test points, then D
         distance = ((points[:, None, :] - X[None, :, :]) ** 2).sum(-1)  # (n_test + m, m)
         out["full model"].append(np.mean(y[distance[:n_test].argmin(1)] != y_test))
