@@ -501,3 +501,20 @@ def test_oob_gap_study_equals_scikit_learn_1nn():
         assert np.isclose(out["out-of-bag"][d], np.mean(oob))
     with pytest.raises(ValueError, match="n_datasets"):
         oob_gap_study(16, n_datasets=0)
+
+
+def test_interval_figure_draws_the_library_intervals():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mlcore.bootstrap import BootstrapIntervalFigure
+    figure = BootstrapIntervalFigure()
+    fig = plt.figure()
+    figure.setup(fig)
+    figure.update(400)
+    for name, method in [("percentile", "percentile"), ("BCa", "BCa"), ("bootstrap-t", "studentized")]:
+        drawn = [line.get_xdata()[0] for line in figure.lines[name]]
+        want = bootstrap_interval(np.mean, figure.data, 400, method=method, random_state=0)
+        assert np.allclose(drawn, want), name
+    plt.close(fig)

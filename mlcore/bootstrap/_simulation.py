@@ -17,8 +17,10 @@ from sklearn.model_selection import KFold, LeaveOneOut
 from .._parallel import parallel_map
 from .._validation import as_generator, check_int, check_random_state, check_real
 from ..widgets import InteractiveFigure
-from ._intervals import _interval, _jackknife_indices, bootstrap_distribution
-from ._resampling import _zero_one, bootstrap_error_report, draw_counts, never_drawn_probability
+from ._intervals import (_evaluate, _interval, _jackknife_indices, _prepare, _standard_errors,
+                         _studentized, _t_ratios, bootstrap_distribution)
+from ._resampling import (_zero_one, bootstrap_error_report, bootstrap_indices, draw_counts,
+                          never_drawn_probability)
 
 
 # --------------------------------------------------------------------------- simulation
@@ -226,9 +228,11 @@ class NeverDrawnFigure(InteractiveFigure):
 
 
 class BootstrapIntervalFigure(InteractiveFigure):
-    """Slider: number of resamples; histogram of the bootstrap replicates and two 95% intervals.
+    """Slider: number of resamples; histogram of the bootstrap replicates and three 95% intervals.
 
-    By default the statistic is the mean of a skewed (log-normal) sample of 25.
+    Percentile, BCa and bootstrap-t (studentized, with the jackknife standard
+    error of every resample). By default the statistic is the mean of a
+    skewed (log-normal) sample of 25.
     """
 
     benchmark = ("n_resamples", [25, 50, 100, 200, 400, 800, 1600, 3200])
@@ -257,20 +261,29 @@ class BootstrapIntervalFigure(InteractiveFigure):
         self.histogram = ax.stairs(np.zeros(40), self.edges, fill=True, color="C0", alpha=0.5,
                                    label="bootstrap replicates")   # one artist, not 40 bars
         self.jackknife = np.array([self.statistic(row) for row in self.data[_jackknife_indices(m)]])
+        _, self._vectorized = _prepare(self.statistic, self.data, None)
+        self.se_hat = float(_standard_errors(None, self.statistic, self.data[None], self._vectorized)[0])
         ax.axvline(self.theta_hat, color="black", label="estimate on the data")
         self.lines = {name: [ax.axvline(0, color=c, ls=ls, label=f"95% {name}"), ax.axvline(0, color=c, ls=ls)]
-                      for name, c, ls in [("percentile", "C3", "-"), ("BCa", "C2", "--")]}
+                      for name, c, ls in [("percentile", "C3", "-"), ("BCa", "C2", "--"),
+                                          ("bootstrap-t", "C4", ":")]}
         ax.set(xlabel="value of the statistic (mean of the sample)", ylabel="density")
         ax.legend(fontsize=8, loc="upper right")
 
     def update(self, n_resamples):
-        reps = bootstrap_distribution(self.statistic, self.data, int(n_resamples), random_state=0)
+        samples = self.data[bootstrap_indices(len(self.data), int(n_resamples), random_state=0)]
+        reps = _evaluate(self.statistic, samples, self._vectorized)   # = bootstrap_distribution(...)
         heights = np.histogram(reps, self.edges, density=True)[0]
         self.histogram.set_data(values=heights)
         self.ax.set_ylim(0, 1.15 * max(heights.max(), 1e-9))
         text = []
         for name, (low_line, high_line) in self.lines.items():
-            low, high = _interval(reps, self.theta_hat, self.jackknife, name, 0.95)
+            if name == "bootstrap-t":
+                se_star = _standard_errors(None, self.statistic, samples, self._vectorized)
+                low, high = _studentized(_t_ratios(reps, self.theta_hat, se_star), self.theta_hat,
+                                         self.se_hat, 0.95)
+            else:
+                low, high = _interval(reps, self.theta_hat, self.jackknife, name, 0.95)
             low_line.set_xdata([low, low])
             high_line.set_xdata([high, high])
             text.append(f"{name} [{low:.2f}, {high:.2f}]")
