@@ -6,8 +6,9 @@
 1. ``bootstrap_distribution`` of a statistic that takes ``axis`` (one call on a
    (B, m) array) against a Python loop over the B resamples;
 2. ``draw_counts`` (one ``np.bincount``) against ``np.unique`` per resample;
-3. ``interval_coverage`` (all data sets' replicates, quantiles and BCa levels
-   as arrays) against one ``bootstrap_interval`` call per data set and method;
+3. ``interval_coverage`` (all data sets' replicates, quantiles, BCa levels and
+   bootstrap-t ratios as arrays) against one ``bootstrap_interval`` call per
+   data set and method (percentile, basic, BCa, normal, bootstrap-t);
 4. ``simulate_error_estimates`` with ``n_jobs`` workers against ``n_jobs=1``.
 
 Each pair computes the same numbers (checked); the script prints wall and CPU
@@ -24,6 +25,7 @@ import numpy as np
 
 os.environ.setdefault("MLCORE_QUIET", "1")
 
+from scipy import stats  # noqa: E402
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis  # noqa: E402
 
 from mlcore.bootstrap import (bootstrap_distribution, bootstrap_indices, bootstrap_interval,  # noqa: E402
@@ -59,22 +61,26 @@ def main(n_jobs: int) -> None:
     def exponential(rng, size):
         return rng.exponential(size=size)
 
+    methods = ["percentile", "basic", "BCa", "normal", "studentized"]
+
     def loop():
-        rng, hits = np.random.default_rng(3), dict.fromkeys(["percentile", "basic", "BCa"], 0)
+        rng, hits = np.random.default_rng(3), dict.fromkeys(methods, 0)
         for _ in range(300):
             sample = exponential(rng, 20)
             for method in hits:
                 low, high = bootstrap_interval(np.mean, sample, 1000, method=method,
-                                               random_state=rng)
+                                               random_state=rng, standard_error=(
+                                                   stats.sem if method == "studentized" else None))
                 hits[method] += low <= 1.0 <= high
         return {method: count / 300 for method, count in hits.items()}
 
     fast = timed(lambda: interval_coverage(np.mean, exponential, 1.0, 20, n_datasets=300,
-                                           n_resamples=1000, random_state=3))
+                                           n_resamples=1000, methods=methods,
+                                           standard_error=stats.sem, random_state=3))
     naive = timed(loop)
     # different random draws, so the coverages agree only statistically
     assert all(abs(fast[2][k] - naive[2][k]) < 0.08 for k in fast[2]), (fast[2], naive[2])
-    report("coverage of 3 intervals, 300 data sets x B = 1,000", fast, naive)
+    report("coverage of 5 intervals, 300 data sets x B = 1,000", fast, naive)
 
     args = dict(n_repetitions=40, n_resamples=30, n_test=2000, random_state=4)
     lda = LinearDiscriminantAnalysis()

@@ -5,6 +5,7 @@ import pytest
 from mlxtend.evaluate import BootstrapOutOfBag as MlxtendOutOfBag
 from mlxtend.evaluate import bootstrap_point632_score
 from scipy import stats
+from sklearn.base import clone
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LinearRegression
 from sklearn.metrics import accuracy_score, make_scorer, mean_squared_error, zero_one_loss
@@ -14,7 +15,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from mlcore.bootstrap import (BootstrapOutOfBag, bootstrap_distribution, bootstrap_error,
                               bootstrap_error_report, bootstrap_indices, bootstrap_interval,
                               bootstrap_se, draw_counts, gaussian_classes, interval_coverage,
-                              never_drawn_probability, simulate_error_estimates)
+                              never_drawn_probability, oob_gap_study, simulate_error_estimates)
 from mlcore.bootstrap import _cv_error, _interval
 
 
@@ -380,7 +381,140 @@ def test_simulation_is_deterministic_and_independent_of_n_jobs():
     a = simulate_error_estimates(LinearDiscriminantAnalysis(), gaussian_classes, 20, **kwargs)
     b = simulate_error_estimates(LinearDiscriminantAnalysis(), gaussian_classes, 20, n_jobs=2,
                                  **kwargs)
-    assert list(a) == ["true error", "resubstitution", "out-of-bag", ".632", ".632+",
-                       "10-fold CV", "LOO"]
+    assert list(a) == ["true error", "resubstitution", "naive bootstrap", "out-of-bag", "Err(1)",
+                       ".632", ".632+", "10-fold CV", "LOO"]
     assert all(np.array_equal(a[k], b[k]) for k in a)
     assert np.all((a["true error"] > 0.1) & (a["true error"] < 0.6))
+
+
+# ----------------------------------------------------------------- bootstrap-t, normal, Err_boot
+def test_studentized_interval_equals_a_direct_loop_and_jackknife_equals_sem_for_the_mean():
+    x = _skewed()
+    m, theta, se = len(x), x.mean(), stats.sem(x)
+    t = [(x[row].mean() - theta) / stats.sem(x[row]) for row in bootstrap_indices(m, 999, 4)]
+    q_low, q_high = np.quantile(t, [0.05, 0.95])
+    want = (theta - q_high * se, theta - q_low * se)
+    for standard_error in (None, stats.sem, lambda s: np.std(s, ddof=1) / np.sqrt(len(s))):
+        got = bootstrap_interval(np.mean, x, 999, method="studentized", confidence=0.9,
+                                 random_state=4, standard_error=standard_error)
+        assert np.allclose(got, want, rtol=1e-10)
+    # a statistic without axis takes the looped path, with the same result
+    looped = bootstrap_interval(lambda s: float(np.mean(s)), x, 999, method="studentized",
+                                confidence=0.9, random_state=4)
+    assert np.allclose(looped, want, rtol=1e-10)
+
+
+def test_studentized_interval_of_the_std_uses_the_jackknife_of_each_resample():
+    x = _skewed()[:12]
+    idx = bootstrap_indices(12, 300, 1)
+
+    def jackknife_se(s):
+        values = np.array([np.std(np.delete(s, i)) for i in range(len(s))])
+        return np.sqrt((len(s) - 1) / len(s) * np.sum((values - values.mean()) ** 2))
+
+    theta = np.std(x)
+    t = np.array([(np.std(x[r]) - theta) / jackknife_se(x[r]) for r in idx])
+    q = np.quantile(t, [0.025, 0.975])
+    want = (theta - q[1] * jackknife_se(x), theta - q[0] * jackknife_se(x))
+    for statistic in (np.std, lambda s: float(np.std(s))):   # vectorized and looped
+        got = bootstrap_interval(statistic, x, 300, method="studentized", random_state=1)
+        assert np.allclose(got, want, rtol=1e-10)
+
+
+def test_normal_interval_is_the_estimate_plus_minus_z_times_the_bootstrap_se():
+    x = _skewed()
+    se = bootstrap_se(np.mean, x, 800, random_state=2)
+    low, high = bootstrap_interval(np.mean, x, 800, method="normal", confidence=0.9, random_state=2)
+    z = stats.norm.ppf(0.95)
+    assert np.isclose(low, x.mean() - z * se) and np.isclose(high, x.mean() + z * se)
+
+
+def test_studentized_refuses_tied_resamples_and_bad_standard_error():
+    with pytest.raises(ValueError, match="standard error 0"):
+        bootstrap_interval(np.mean, [0.0, 0.0, 0.0, 1.0], 500, method="studentized", random_state=0)
+    with pytest.raises(TypeError, match="standard_error must be"):
+        bootstrap_interval(np.mean, _skewed(), 100, method="studentized", standard_error=3)
+    with pytest.raises(TypeError, match="standard_error must be"):
+        interval_coverage(np.mean, _exponential, 1.0, 10, methods=["studentized"],
+                          standard_error=lambda s: np.std(s))
+
+
+def test_interval_coverage_of_normal_and_studentized_equals_a_loop():
+    got = interval_coverage(np.mean, _exponential, 1.0, 12, n_datasets=120, n_resamples=200,
+                            methods=("normal", "studentized"), random_state=6)
+    got_sem = interval_coverage(np.mean, _exponential, 1.0, 12, n_datasets=120, n_resamples=200,
+                                methods=("normal", "studentized"), random_state=6,
+                                standard_error=stats.sem)
+    rng, hits = np.random.default_rng(6), {"normal": 0, "studentized": 0}
+    for k in (100, 20):
+        data = _exponential(rng, (k, 12))
+        idx = rng.integers(0, 12, size=(k, 200, 12))
+        for row in range(k):
+            x = data[row]
+            reps = x[idx[row]]
+            half = stats.norm.ppf(0.975) * reps.mean(1).std(ddof=1)
+            hits["normal"] += x.mean() - half <= 1.0 <= x.mean() + half
+            t = (reps.mean(1) - x.mean()) / stats.sem(reps, axis=1)
+            q = np.quantile(t, [0.025, 0.975])
+            hits["studentized"] += x.mean() - q[1] * stats.sem(x) <= 1.0 <= x.mean() - q[0] * stats.sem(x)
+    want = {method: count / 120 for method, count in hits.items()}
+    assert got == want and got_sem == want
+
+
+def test_bootstrap_t_covers_better_than_percentile_for_skewed_means():
+    cover = interval_coverage(np.mean, _exponential, 1.0, 15, n_datasets=1000, n_resamples=400,
+                              methods=("percentile", "studentized"), random_state=1,
+                              standard_error=stats.sem)
+    assert cover["percentile"] < 0.93 < cover["studentized"], cover
+
+
+def test_naive_bootstrap_error_tests_each_model_on_all_the_data(data):
+    X, y = data
+    knn = KNeighborsClassifier(1)
+    r = bootstrap_error_report(knn, X, y, n_resamples=30, random_state=3)
+    idx = bootstrap_indices(len(y), 30, 3)
+    keep = [row for row in idx if np.setdiff1d(np.arange(len(y)), row).size]
+    want = np.mean([np.mean(clone(knn).fit(X[row], y[row]).predict(X) != y) for row in keep])
+    assert np.isclose(r.naive, want)
+    # 1-NN is right on every sample it was trained on: Err_boot is about 0.368 Err(1)
+    assert r.resubstitution <= r.naive < r.leave_one_out
+
+
+def test_oob_gap_study_equals_scikit_learn_1nn():
+    out = oob_gap_study(16, n_datasets=3, n_resamples=5, n_test=200, random_state=7)
+    rng = np.random.default_rng(7)
+    for d in range(3):
+        X, y = gaussian_classes(16, rng, 2.0)
+        X_test, y_test = gaussian_classes(200, rng, 2.0)
+        knn = KNeighborsClassifier(1)
+        assert np.isclose(out["full model"][d], np.mean(clone(knn).fit(X, y).predict(X_test) != y_test))
+        counts = draw_counts(16, 5, random_state=rng)
+        assert (counts == 0).any(axis=1).all(), "pick a seed with no redraw"
+        true, oob = [], []
+        for row in counts:
+            train = np.repeat(np.arange(16), row)
+            model = clone(knn).fit(X[train], y[train])
+            true.append(np.mean(model.predict(X_test) != y_test))
+            out_ = np.flatnonzero(row == 0)
+            oob.append(np.mean(model.predict(X[out_]) != y[out_]))
+        assert np.isclose(out["bootstrap models"][d], np.mean(true))
+        assert np.isclose(out["out-of-bag"][d], np.mean(oob))
+    with pytest.raises(ValueError, match="n_datasets"):
+        oob_gap_study(16, n_datasets=0)
+
+
+def test_interval_figure_draws_the_library_intervals():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mlcore.bootstrap import BootstrapIntervalFigure
+    figure = BootstrapIntervalFigure()
+    fig = plt.figure()
+    figure.setup(fig)
+    figure.update(400)
+    for name, method in [("percentile", "percentile"), ("BCa", "BCa"), ("bootstrap-t", "studentized")]:
+        drawn = [line.get_xdata()[0] for line in figure.lines[name]]
+        want = bootstrap_interval(np.mean, figure.data, 400, method=method, random_state=0)
+        assert np.allclose(drawn, want), name
+    plt.close(fig)

@@ -20,7 +20,7 @@ from sklearn.model_selection import KFold, LeaveOneOut
 
 from mlcore import _validation as v
 from mlcore.bootstrap import (bootstrap_distribution, bootstrap_indices, bootstrap_interval,
-                              bootstrap_se, draw_counts, never_drawn_probability)
+                              bootstrap_se, draw_counts, never_drawn_probability, oob_gap_study)
 from mlcore.bounds import (binomial_deviation_tail, finite_class_sample_size, hoeffding_tail,
                            threshold_grid, threshold_training_errors, threshold_true_errors)
 from mlcore.divergence import gaussian_kl, max_n_folds, regularized_kl_criterion, select_n_folds
@@ -340,6 +340,35 @@ def test_bootstrap_refuses_invalid(bad):
             continue
         with pytest.raises((TypeError, ValueError)) as error:
             call()
+        _names(error, name)
+
+
+@given(st.integers(3, 30), st.integers(0, 2**32 - 1))
+def test_studentized_interval_matches_its_loop(m, seed):
+    data = np.random.default_rng(seed).exponential(size=m)
+    assume(np.unique(data).size == m)
+    idx = bootstrap_indices(m, 100, seed)
+    se = stats.sem(data)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (data[idx].mean(1) - data.mean()) / stats.sem(data[idx], axis=1)
+    t = np.where(np.isnan(t), 0.0, t)
+    assume(np.isfinite(t).all())
+    q = np.quantile(t, [0.025, 0.975])
+    got = bootstrap_interval(np.mean, data, 100, method="studentized", random_state=seed)
+    assert np.allclose(got, (data.mean() - q[1] * se, data.mean() - q[0] * se))
+
+
+@given(st.integers(2, 12), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_oob_gap_study_returns_error_rates(m, b, seed):
+    out = oob_gap_study(m, n_datasets=2, n_resamples=b, n_test=20, random_state=seed)
+    assert all(v.shape == (2,) and np.all((0 <= v) & (v <= 1)) for v in out.values())
+
+
+@given(bad=st.one_of(junk, st.just(0), st.just(-3)))
+def test_oob_gap_study_refuses_invalid(bad):
+    for name in ("n_datasets", "n_resamples", "n_test"):
+        with pytest.raises((TypeError, ValueError)) as error:
+            oob_gap_study(10, **{name: bad})
         _names(error, name)
 
 

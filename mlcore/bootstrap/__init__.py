@@ -21,7 +21,7 @@ from ._resampling import (BootstrapErrorReport, BootstrapOutOfBag, bootstrap_err
                           bootstrap_error_report, bootstrap_indices, draw_counts,
                           never_drawn_probability)
 from ._simulation import (BootstrapIntervalFigure, NeverDrawnFigure, gaussian_classes,
-                          simulate_error_estimates)
+                          oob_gap_study, simulate_error_estimates)
 
 # Private helpers that tests import from ``mlcore.bootstrap`` (not public: not in __all__).
 from ._intervals import _interval  # noqa: F401
@@ -32,5 +32,6 @@ __all__ = [
     "BootstrapErrorReport", "bootstrap_error_report", "bootstrap_error",
     "bootstrap_distribution", "bootstrap_se", "bootstrap_interval", "ConfidenceInterval",
     "interval_coverage",
-    "gaussian_classes", "simulate_error_estimates", "NeverDrawnFigure", "BootstrapIntervalFigure",
+    "gaussian_classes", "simulate_error_estimates", "oob_gap_study", "NeverDrawnFigure",
+    "BootstrapIntervalFigure",
 ]

@@ -1,7 +1,8 @@
 """Standard errors and confidence intervals of a statistic, and their coverage.
 
 Holds :func:`bootstrap_distribution`, :func:`bootstrap_se`,
-:func:`bootstrap_interval` (percentile, basic, BCa) with
+:func:`bootstrap_interval` (percentile, basic, BCa, normal and studentized, the
+bootstrap-t) with
 :class:`ConfidenceInterval`, and the vectorized coverage study
 :func:`interval_coverage`. Part of :mod:`mlcore.bootstrap`.
 """
@@ -112,6 +113,59 @@ def _jackknife_indices(m):
     return np.tile(np.arange(m), (m, 1))[~np.eye(m, dtype=bool)].reshape(m, m - 1)
 
 
+METHODS = ["percentile", "basic", "BCa", "normal", "studentized"]
+
+
+def _jackknife_se(statistic, samples, vectorized):
+    """Jackknife standard error of the statistic for each row of ``samples`` (shape (k, m, ...)).
+
+    ``sqrt((m - 1)/m sum_i (t_(i) - mean t_(.))^2)``; for the mean it is exactly
+    ``s / sqrt(m)`` (sample standard deviation with ddof=1).
+    """
+    k, m = samples.shape[:2]
+    rows = _jackknife_indices(m)
+    chunk = max(1, 2_000_000 // (m * m))      # keep the (chunk, m, m - 1) array small
+    out = np.empty(k)
+    for start in range(0, k, chunk):
+        block = samples[start:start + chunk]
+        leave_one_out = block[:, rows]                        # (c, m, m - 1, ...)
+        if vectorized:
+            values = np.asarray(statistic(leave_one_out, axis=-1), float)
+        else:
+            values = np.array([[statistic(row) for row in sample] for sample in leave_one_out],
+                              dtype=float)
+        out[start:start + chunk] = np.sqrt((m - 1) / m * np.sum(
+            (values - values.mean(axis=1, keepdims=True)) ** 2, axis=1))
+    return out
+
+
+def _standard_errors(standard_error, statistic, samples, vectorized):
+    """``standard_error`` of each row of ``samples``; the jackknife when it is None."""
+    if standard_error is None:
+        return _jackknife_se(statistic, samples, vectorized)
+    return _evaluate(standard_error, samples, vectorized and _takes_axis(standard_error))
+
+
+def _studentized(t_replicates, theta_hat, se_hat, confidence):
+    """Bootstrap-t interval from the studentized replicates ``(t*_b - t) / se*_b``."""
+    alpha = (1.0 - confidence) / 2.0
+    with np.errstate(invalid="ignore"):
+        q_low, q_high = np.quantile(t_replicates, [alpha, 1.0 - alpha])
+    low, high = theta_hat - q_high * se_hat, theta_hat - q_low * se_hat
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise ValueError("method='studentized' needs a positive standard error in (nearly) every "
+                         "resample, but some resamples have standard error 0 (all values tied); "
+                         "use method='BCa' or 'percentile' for such data.")
+    return ConfidenceInterval(float(low), float(high))
+
+
+def _t_ratios(replicates, theta_hat, se_replicates):
+    """(t*_b - t) / se*_b, with 0/0 taken as 0 and x/0 as an infinite ratio."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (replicates - theta_hat) / se_replicates
+    return np.where((se_replicates == 0) & (replicates == theta_hat), 0.0, t)
+
+
 def _interval(replicates, theta_hat, jackknife, method, confidence):
     """Percentile, basic or BCa interval from the replicates (scipy.stats.bootstrap's conventions)."""
     alpha = (1.0 - confidence) / 2.0
@@ -127,6 +181,9 @@ def _interval(replicates, theta_hat, jackknife, method, confidence):
         accel = np.sum(d**3) / (6.0 * np.sum(d**2) ** 1.5) if np.any(d) else 0.0
         z = z0 + ndtri(levels)
         levels = ndtr(z0 + z / (1.0 - accel * z))
+    if method == "normal":
+        half = ndtri(1.0 - alpha) * np.std(replicates, ddof=1)
+        return ConfidenceInterval(float(theta_hat - half), float(theta_hat + half))
     low, high = np.quantile(replicates, levels)
     if method == "basic":
         low, high = 2 * theta_hat - high, 2 * theta_hat - low
@@ -134,7 +191,7 @@ def _interval(replicates, theta_hat, jackknife, method, confidence):
 
 
 def bootstrap_interval(statistic, data, n_resamples=2000, method="percentile", confidence=0.95,
-                       random_state=None):
+                       random_state=None, standard_error=None):
     """Bootstrap confidence interval for ``statistic(data)``.
 
     With replicates t*_b and estimate t = statistic(data), a = (1 - confidence)/2:
@@ -143,10 +200,35 @@ def bootstrap_interval(statistic, data, n_resamples=2000, method="percentile", c
     * "basic": 2t minus those quantiles, swapped (t* - t mimics t - truth);
     * "BCa": quantiles at levels moved by the bias correction
       z0 = Phi^-1(share of t* below t) and the acceleration a-hat from the
-      jackknife (Efron & Tibshirani 1993, ch. 14).
+      jackknife (Efron & Tibshirani 1993, ch. 14);
+    * "normal": t plus or minus z_(1-a) times the bootstrap standard error;
+    * "studentized" (the bootstrap-t, Efron & Tibshirani 1993, ch. 12): with
+      se the standard error of t on the data and se*_b that of t*_b on its
+      resample, the quantiles q of T*_b = (t*_b - t) / se*_b give
+      ``[t - q(1 - a) se, t - q(a) se]``. T* mimics the pivot
+      (t - truth) / se, whose distribution depends less on the unknown
+      distribution than that of t - truth: the interval is second-order
+      accurate, like BCa (Hall 1992).
 
     Quantiles interpolate linearly and ties count half, as in
-    ``scipy.stats.bootstrap``, which gives the same interval from the same seed.
+    ``scipy.stats.bootstrap``, which gives the same percentile, basic and BCa
+    interval from the same seed (SciPy has no normal or studentized method).
+
+    Parameters
+    ----------
+    statistic : callable
+        ``statistic(sample)``; see :func:`bootstrap_distribution`.
+    data : array-like, shape (n_samples,) or (n_samples, ...)
+    n_resamples : int, default=2000
+    method : {"percentile", "basic", "BCa", "normal", "studentized"}
+    confidence : float in (0, 1), default=0.95
+    random_state : None, int or numpy Generator
+    standard_error : callable or None, default=None
+        Only for "studentized": ``standard_error(sample)``, the standard error
+        of the statistic computed from one sample (for the mean,
+        ``s / sqrt(m)``). None uses the jackknife standard error, which costs
+        m evaluations of the statistic per resample and equals ``s / sqrt(m)``
+        for the mean.
 
     Returns
     -------
@@ -161,11 +243,24 @@ def bootstrap_interval(statistic, data, n_resamples=2000, method="percentile", c
     >>> theirs = stats.bootstrap((x,), np.mean, n_resamples=1000, method="BCa", rng=1)
     >>> bool(np.allclose(ours, theirs.confidence_interval))
     True
+    >>> boot_t = bootstrap_interval(np.mean, x, 1000, method="studentized", random_state=1)
+    >>> bool(boot_t.high > ours.high)    # the bootstrap-t stretches the long right tail further
+    True
     """
-    method = check_option(method, "method", ["percentile", "basic", "BCa"])
+    method = check_option(method, "method", METHODS)
+    if standard_error is not None and not callable(standard_error):
+        raise TypeError(f"standard_error must be None or a function of a sample, got "
+                        f"standard_error={standard_error!r}.")
     confidence = check_real(confidence, "confidence", low=0, high=1, low_open=True, high_open=True,
                             why="it is the share of intervals that should cover the truth")
     data, vectorized = _prepare(statistic, data, None)
+    if method == "studentized":
+        samples = data[bootstrap_indices(len(data), n_resamples, random_state)]
+        replicates = _evaluate(statistic, samples, vectorized)
+        theta_hat = float(statistic(data))
+        se_star = _standard_errors(standard_error, statistic, samples, vectorized)
+        se_hat = float(_standard_errors(standard_error, statistic, data[None], vectorized)[0])
+        return _studentized(_t_ratios(replicates, theta_hat, se_star), theta_hat, se_hat, confidence)
     replicates = bootstrap_distribution(statistic, data, n_resamples, random_state, vectorized)
     theta_hat = float(statistic(data))
     jackknife = None
@@ -175,7 +270,8 @@ def bootstrap_interval(statistic, data, n_resamples=2000, method="percentile", c
 
 
 def interval_coverage(statistic, sampler, truth, n_samples, *, n_datasets=1000, n_resamples=1000,
-                      confidence=0.95, methods=("percentile", "basic", "BCa"), random_state=None):
+                      confidence=0.95, methods=("percentile", "basic", "BCa"), random_state=None,
+                      standard_error=None):
     """Share of simulated data sets whose bootstrap interval covers ``truth``, for each method.
 
     Draws ``n_datasets`` data sets ``sampler(rng, (k, n_samples))`` in batches
@@ -183,11 +279,16 @@ def interval_coverage(statistic, sampler, truth, n_samples, *, n_datasets=1000, 
     for BCa) at once with one call of ``statistic(..., axis=-1)``, which must
     therefore accept ``axis`` (``np.mean``, ``np.median``, ``np.std`` ...);
     the quantiles and BCa levels of all data sets are vectorized too, with the
-    conventions of :func:`bootstrap_interval`.
+    conventions of :func:`bootstrap_interval`. ``methods`` may also hold
+    "normal" and "studentized" (the bootstrap-t); for the latter
+    ``standard_error(samples, axis=-1)`` gives each resample's standard error
+    (None: the jackknife's, m times the work).
 
     Returns
     -------
     dict of str to float
+        The share of data sets whose interval covers ``truth``; its Monte
+        Carlo standard error is ``sqrt(p (1 - p) / n_datasets)``.
 
     Examples
     --------
@@ -199,7 +300,10 @@ def interval_coverage(statistic, sampler, truth, n_samples, *, n_datasets=1000, 
     m = check_int(n_samples, "n_samples", low=2)
     n_datasets = check_int(n_datasets, "n_datasets", low=1)
     n_resamples = check_int(n_resamples, "n_resamples", low=1, why=_WHY_B)
-    methods = [check_option(method, "methods", ["percentile", "basic", "BCa"]) for method in methods]
+    methods = [check_option(method, "methods", METHODS) for method in methods]
+    if standard_error is not None and not (callable(standard_error) and _takes_axis(standard_error)):
+        raise TypeError(f"standard_error must be None or a function taking axis, like "
+                        f"scipy.stats.sem, got standard_error={standard_error!r}.")
     if not callable(statistic) or not callable(sampler):
         name = "statistic" if not callable(statistic) else "sampler"
         raise TypeError(f"{name} must be a function, got {name}="
@@ -216,8 +320,22 @@ def interval_coverage(statistic, sampler, truth, n_samples, *, n_datasets=1000, 
             raise ValueError(f"sampler(rng, size) must return an array of the requested size "
                              f"{(k, m)}, got shape {data.shape}.")
         idx = rng.integers(0, m, size=(k, n_resamples, m))
-        replicates = np.sort(statistic(data[np.arange(k)[:, None, None], idx], axis=-1), axis=1)
+        resamples = data[np.arange(k)[:, None, None], idx]
+        replicates = statistic(resamples, axis=-1)
         theta = statistic(data, axis=-1)[:, None]
+        if "studentized" in methods:   # the bootstrap-t of every data set at once
+            se_star = _standard_errors(standard_error, statistic,
+                                       resamples.reshape(k * n_resamples, m), True).reshape(k, -1)
+            se_hat = _standard_errors(standard_error, statistic, data, True)
+            t = np.sort(_t_ratios(replicates, theta, se_star), axis=1)
+            position = np.array([alpha, 1 - alpha]) * (n_resamples - 1)
+            lower = np.floor(position).astype(int)
+            upper = np.minimum(lower + 1, n_resamples - 1)
+            with np.errstate(invalid="ignore"):
+                q = t[:, lower] + (position - lower) * (t[:, upper] - t[:, lower])
+            low, high = theta[:, 0] - q[:, 1] * se_hat, theta[:, 0] - q[:, 0] * se_hat
+            hits["studentized"] += int(np.sum((low <= truth) & (truth <= high)))
+        replicates = np.sort(replicates, axis=1)
         levels = {"percentile": np.array([[alpha, 1 - alpha]]), "basic": np.array([[alpha, 1 - alpha]])}
         if "BCa" in methods:   # the bias correction and acceleration of every data set at once
             below = ((replicates < theta).sum(1) + (replicates <= theta).sum(1)) / (2 * n_resamples)
@@ -228,7 +346,10 @@ def interval_coverage(statistic, sampler, truth, n_samples, *, n_datasets=1000, 
                 z0 = ndtri(below)[:, None]
                 z = z0 + ndtri(np.array([[alpha, 1 - alpha]]))
                 levels["BCa"] = ndtr(z0 + z / (1 - accel * z))
-        for method in methods:
+        if "normal" in methods:
+            half = ndtri(1 - alpha) * replicates.std(axis=1, ddof=1)[:, None]
+            hits["normal"] += int(np.sum((theta - half <= truth) & (truth <= theta + half)))
+        for method in (method for method in methods if method in levels):
             position = np.broadcast_to(levels[method], (k, 2)) * (n_resamples - 1)
             lower = np.clip(np.floor(position).astype(int), 0, n_resamples - 1)
             upper = np.minimum(lower + 1, n_resamples - 1)

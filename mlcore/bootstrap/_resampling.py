@@ -207,8 +207,9 @@ def _check_loss(loss, y):
     return loss
 
 
-def _fit_predict(estimator, X, y, splits):
-    return [clone(estimator).fit(X[train], y[train]).predict(X[test]) for train, test in splits]
+def _fit_predict(estimator, X, y, trains):
+    """Predictions on all of X of the models fitted on each training index set."""
+    return [clone(estimator).fit(X[train], y[train]).predict(X) for train in trains]
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,7 @@ class BootstrapErrorReport:
     point632: float                # .368 err-bar + .632 Err^(1)
     point632plus: float            # .632 plus a correction growing with R' (see below)
     n_resamples: int               # resamples with a non-empty out-of-bag set
+    naive: float                   # Err_boot: each f_b tested on all of D (ESL eq. 7.54)
 
     @property
     def weight(self):
@@ -238,6 +240,9 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     Efron & Tibshirani 1997):
 
     * ``resubstitution`` err = (1/m) sum_i L(y_i, f(x_i));
+    * ``naive`` Err_boot = (1/B) sum_b (1/m) sum_i L(y_i, f_b(x_i)), every
+      bootstrap model tested on all of the data, the samples it was trained on
+      included (Hastie, Tibshirani & Friedman 2009, eq. 7.54): optimistic;
     * ``out_of_bag``: the mean over b of f_b's error on the samples b missed;
     * ``leave_one_out`` Err1 = (1/m) sum_i mean_{b: i not in b} L(y_i, f_b(x_i)),
       over the samples left out at least once;
@@ -292,12 +297,14 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
         raise ValueError(f"every one of the n_resamples={n_resamples} bootstrap samples of "
                          f"n_samples={m} drew every sample, so no out-of-bag sample is left to "
                          "test on; use more samples or a larger n_resamples.")
-    splits = [(idx[b], np.flatnonzero(counts[b] == 0)) for b in rows]
-    chunks = [splits[i:i + 10] for i in range(0, len(splits), 10)]
-    predicted = parallel_map(partial(_fit_predict, estimator, X, y), chunks, n_jobs=n_jobs,
-                             desc="bootstrap fits")
-    predicted = [p for chunk in predicted for p in chunk]
-    tests = [test for _, test in splits]
+    trains = [idx[b] for b in rows]
+    tests = [np.flatnonzero(counts[b] == 0) for b in rows]
+    chunks = [trains[i:i + 10] for i in range(0, len(trains), 10)]
+    on_all = parallel_map(partial(_fit_predict, estimator, X, y), chunks, n_jobs=n_jobs,
+                          desc="bootstrap fits")
+    on_all = [p for chunk in on_all for p in chunk]
+    naive = float(np.mean([loss(y, p) for p in on_all]))
+    predicted = [p[test] for p, test in zip(on_all, tests)]
     out_of_bag = float(np.mean([loss(y[t], p) for t, p in zip(tests, predicted)]))
     # Err^(1): group every out-of-bag prediction by the sample it predicts.
     owner, values = np.concatenate(tests), np.concatenate(predicted)
@@ -315,7 +322,7 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     point632 = 0.368 * resub + 0.632 * leave_one_out
     plus = point632 + (err1 - resub) * 0.368 * 0.632 * r / (1.0 - 0.368 * r)
     return BootstrapErrorReport(resub, out_of_bag, leave_one_out, gamma, float(r), point632,
-                                float(plus), int(rows.size))
+                                float(plus), int(rows.size), naive)
 
 
 def bootstrap_error(estimator, X, y, method="oob", n_resamples=200, loss=None, random_state=None,

@@ -17,8 +17,10 @@ from sklearn.model_selection import KFold, LeaveOneOut
 from .._parallel import parallel_map
 from .._validation import as_generator, check_int, check_random_state, check_real
 from ..widgets import InteractiveFigure
-from ._intervals import _interval, _jackknife_indices, bootstrap_distribution
-from ._resampling import _zero_one, bootstrap_error_report, draw_counts, never_drawn_probability
+from ._intervals import (_evaluate, _interval, _jackknife_indices, _prepare, _standard_errors,
+                         _studentized, _t_ratios, bootstrap_distribution)
+from ._resampling import (_zero_one, bootstrap_error_report, bootstrap_indices, draw_counts,
+                          never_drawn_probability)
 
 
 # --------------------------------------------------------------------------- simulation
@@ -58,7 +60,8 @@ def _one_repetition(estimator, sampler, m, n_resamples, n_test, n_splits, seed):
     report = bootstrap_error_report(estimator, X, y, n_resamples=n_resamples, random_state=rng)
     kfold = KFold(n_splits, shuffle=True, random_state=int(rng.integers(2**31)))
     return {"true error": _zero_one(y_test, clone(estimator).fit(X, y).predict(X_test)),
-            "resubstitution": report.resubstitution, "out-of-bag": report.out_of_bag,
+            "resubstitution": report.resubstitution, "naive bootstrap": report.naive,
+            "out-of-bag": report.out_of_bag, "Err(1)": report.leave_one_out,
             ".632": report.point632, ".632+": report.point632plus,
             f"{n_splits}-fold CV": _cv_error(estimator, X, y, kfold),
             "LOO": _cv_error(estimator, X, y, LeaveOneOut())}
@@ -71,7 +74,8 @@ def simulate_error_estimates(estimator, sampler, n_samples, *, n_repetitions=50,
     Each repetition draws m = ``n_samples`` training points and ``n_test``
     test points with ``sampler(n, rng) -> (X, y)``, fits the classifier on the
     training points, and records its test error ("true error") beside the
-    resubstitution, out-of-bag, .632, .632+, K-fold CV (``KFold``) and
+    resubstitution, naive bootstrap (Err_boot), out-of-bag, leave-one-out
+    bootstrap (Err(1)), .632, .632+, K-fold CV (``KFold``) and
     leave-one-out (``LeaveOneOut``) estimates of it (0-1 loss). The CV errors
     are ``1 - cross_val_score(...).mean()``, computed by a plain loop over the
     splits, which skips ``cross_val_score``'s per-split overhead. Repetitions
@@ -87,7 +91,7 @@ def simulate_error_estimates(estimator, sampler, n_samples, *, n_repetitions=50,
     >>> out = simulate_error_estimates(KNeighborsClassifier(1), gaussian_classes, 20,
     ...                                n_repetitions=2, n_resamples=10, random_state=0)
     >>> list(out)[:3], out["LOO"].shape
-    (['true error', 'resubstitution', 'out-of-bag'], (2,))
+    (['true error', 'resubstitution', 'naive bootstrap'], (2,))
     """
     m = check_int(n_samples, "n_samples", low=2 * check_int(n_splits, "n_splits", low=2))
     n_repetitions = check_int(n_repetitions, "n_repetitions", low=1)
@@ -102,6 +106,67 @@ def simulate_error_estimates(estimator, sampler, n_samples, *, n_repetitions=50,
                    check_int(n_test, "n_test", low=1), n_splits)
     rows = parallel_map(task, seeds, n_jobs=n_jobs, desc="repetitions")
     return {key: np.array([row[key] for row in rows]) for key in rows[0]}
+
+
+def oob_gap_study(n_samples, *, n_datasets=200, n_resamples=20, separation=2.0, n_test=1000,
+                  sampler=None, random_state=None):
+    """Out-of-bag estimate against the true errors it could be tracking, over many data sets.
+
+    For 1-nearest-neighbour on :func:`gaussian_classes`, each of
+    ``n_datasets`` data sets of m = ``n_samples`` points gives three numbers:
+    the true error of the model fitted on all m points, the mean true error of
+    the ``n_resamples`` bootstrap models (each fitted on its ~0.632m distinct
+    points), and their out-of-bag estimate (mean over resamples of the error on
+    the samples a resample missed). True errors are measured on ``n_test``
+    fresh points. The 1-NN predictions of all bootstrap models are computed at
+    once from one distance matrix per data set, so the study takes a fraction
+    of a second; they equal ``KNeighborsClassifier(1)``'s (a test checks).
+
+    ``sampler(n, rng, separation) -> (X, y)`` replaces :func:`gaussian_classes`
+    (which draws exactly balanced classes), e.g. to draw the labels
+    independently.
+
+    Returns
+    -------
+    dict of str to ndarray, each of shape (n_datasets,)
+        "full model", "bootstrap models" and "out-of-bag".
+
+    Examples
+    --------
+    >>> out = oob_gap_study(30, n_datasets=20, random_state=0)
+    >>> sorted(out), out["out-of-bag"].shape
+    (['bootstrap models', 'full model', 'out-of-bag'], (20,))
+    """
+    m = check_int(n_samples, "n_samples", low=2)
+    n_datasets = check_int(n_datasets, "n_datasets", low=1)
+    n_resamples = check_int(n_resamples, "n_resamples", low=1,
+                            why="it is the number of bootstrap samples per data set")
+    n_test = check_int(n_test, "n_test", low=1)
+    separation = check_real(separation, "separation", low=-1e100, high=1e100)
+    if sampler is None:
+        sampler = gaussian_classes
+    elif not callable(sampler):
+        raise TypeError(f"sampler must be None or a function sampler(n, rng, separation) -> (X, y), "
+                        f"got sampler={sampler!r}.")
+    rng = as_generator(random_state)
+    out = {"full model": [], "bootstrap models": [], "out-of-bag": []}
+    for _ in range(n_datasets):
+        X, y = sampler(m, rng, separation)
+        X_test, y_test = sampler(n_test, rng, separation)
+        points = np.vstack([X_test, X])                                # test points, then D
+        distance = ((points[:, None, :] - X[None, :, :]) ** 2).sum(-1)  # (n_test + m, m)
+        out["full model"].append(np.mean(y[distance[:n_test].argmin(1)] != y_test))
+        counts = draw_counts(m, n_resamples, random_state=rng)
+        while not (counts == 0).any(axis=1).all():                      # every resample needs a test set
+            redraw = ~(counts == 0).any(axis=1)
+            counts[redraw] = draw_counts(m, int(redraw.sum()), random_state=rng)
+        masked = np.where(counts[:, None, :] > 0, distance[None], np.inf)  # (B, n_test + m, m)
+        predicted = y[masked.argmin(2)]
+        out["bootstrap models"].append(np.mean(predicted[:, :n_test] != y_test))
+        wrong = predicted[:, n_test:] != y                               # (B, m), on D
+        missed = counts == 0
+        out["out-of-bag"].append(np.mean((wrong & missed).sum(1) / missed.sum(1)))
+    return {key: np.array(values) for key, values in out.items()}
 
 
 # --------------------------------------------------------------------------- figures
@@ -163,9 +228,11 @@ class NeverDrawnFigure(InteractiveFigure):
 
 
 class BootstrapIntervalFigure(InteractiveFigure):
-    """Slider: number of resamples; histogram of the bootstrap replicates and two 95% intervals.
+    """Slider: number of resamples; histogram of the bootstrap replicates and three 95% intervals.
 
-    By default the statistic is the mean of a skewed (log-normal) sample of 25.
+    Percentile, BCa and bootstrap-t (studentized, with the jackknife standard
+    error of every resample). By default the statistic is the mean of a
+    skewed (log-normal) sample of 25.
     """
 
     benchmark = ("n_resamples", [25, 50, 100, 200, 400, 800, 1600, 3200])
@@ -194,20 +261,29 @@ class BootstrapIntervalFigure(InteractiveFigure):
         self.histogram = ax.stairs(np.zeros(40), self.edges, fill=True, color="C0", alpha=0.5,
                                    label="bootstrap replicates")   # one artist, not 40 bars
         self.jackknife = np.array([self.statistic(row) for row in self.data[_jackknife_indices(m)]])
+        _, self._vectorized = _prepare(self.statistic, self.data, None)
+        self.se_hat = float(_standard_errors(None, self.statistic, self.data[None], self._vectorized)[0])
         ax.axvline(self.theta_hat, color="black", label="estimate on the data")
         self.lines = {name: [ax.axvline(0, color=c, ls=ls, label=f"95% {name}"), ax.axvline(0, color=c, ls=ls)]
-                      for name, c, ls in [("percentile", "C3", "-"), ("BCa", "C2", "--")]}
+                      for name, c, ls in [("percentile", "C3", "-"), ("BCa", "C2", "--"),
+                                          ("bootstrap-t", "C4", ":")]}
         ax.set(xlabel="value of the statistic (mean of the sample)", ylabel="density")
         ax.legend(fontsize=8, loc="upper right")
 
     def update(self, n_resamples):
-        reps = bootstrap_distribution(self.statistic, self.data, int(n_resamples), random_state=0)
+        samples = self.data[bootstrap_indices(len(self.data), int(n_resamples), random_state=0)]
+        reps = _evaluate(self.statistic, samples, self._vectorized)   # = bootstrap_distribution(...)
         heights = np.histogram(reps, self.edges, density=True)[0]
         self.histogram.set_data(values=heights)
         self.ax.set_ylim(0, 1.15 * max(heights.max(), 1e-9))
         text = []
         for name, (low_line, high_line) in self.lines.items():
-            low, high = _interval(reps, self.theta_hat, self.jackknife, name, 0.95)
+            if name == "bootstrap-t":
+                se_star = _standard_errors(None, self.statistic, samples, self._vectorized)
+                low, high = _studentized(_t_ratios(reps, self.theta_hat, se_star), self.theta_hat,
+                                         self.se_hat, 0.95)
+            else:
+                low, high = _interval(reps, self.theta_hat, self.jackknife, name, 0.95)
             low_line.set_xdata([low, low])
             high_line.set_xdata([high, high])
             text.append(f"{name} [{low:.2f}, {high:.2f}]")
