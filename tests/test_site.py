@@ -665,3 +665,73 @@ def test_offline_search_finds_glossary_terms_in_chinese_and_english(server, brow
         page.close()
     assert not missing, "offline search does not find the glossary for: " + "; ".join(missing)
     assert not log.problems(), log.problems()
+
+
+def _first_chapter() -> str | None:
+    return next((p for p in PAGES if re.match(r"chapters/\d\d_", p)), None)
+
+
+def test_mathjax_accessibility_components_load_from_the_site(server, browser):
+    """The MathJax menu's accessibility options fetch their code from the site, not a CDN.
+
+    Loads the components the menu's "Accessibility" items load (assistive
+    MathML, semantic enrichment with the speech rule engine, the explorer,
+    complexity) and the English and Nemeth rule sets the speech engine
+    fetches; every request must be served by the site.
+    """
+    path = _first_chapter()
+    if path is None:
+        pytest.skip("no chapter page in the built site")
+    page, log = _open(browser, server, path)
+    try:
+        loaded = page.evaluate("""async () => {
+            await MathJax.startup.promise;
+            await MathJax.loader.load('a11y/assistive-mml', 'a11y/semantic-enrich',
+                                      'a11y/complexity', 'a11y/explorer');
+            const base = new URL(MathJax.config.loader.paths.mathjax + '/sre/mathmaps/',
+                                 document.baseURI);
+            const sizes = [];
+            for (const name of ['base.json', 'en.json', 'nemeth.json']) {
+                const response = await fetch(new URL(name, base));
+                sizes.push(response.ok ? (await response.text()).length : -response.status);
+            }
+            return {explorer: MathJax._.a11y && !!MathJax._.a11y.explorer, sizes};
+        }""")
+        log.settle(page)
+        problems = log.problems()
+    finally:
+        page.close()
+    assert loaded["explorer"], loaded
+    assert min(loaded["sizes"]) > 1000, f"speech rule sets not served: {loaded['sizes']}"
+    assert not problems, problems
+
+
+def test_site_opened_from_a_file_works(browser):
+    """A student who downloads the built site and opens a chapter from disk (file://).
+
+    The text, the formulas and the explorable figures work; what needs a
+    server (the search page's index) is not required here.
+    """
+    reason = _missing_site_reason()
+    if reason:
+        pytest.skip(reason)
+    path = next((p for p in PAGES if (SITE / p).read_text(encoding="utf-8")
+                 .count('class="mlcore-explore"')), _first_chapter())
+    if path is None:
+        pytest.skip("no chapter page in the built site")
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto((SITE / path).as_uri(), wait_until="load")
+        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+                               timeout=20_000)
+        page.evaluate("() => MathJax.startup.promise")
+        typeset = page.locator("mjx-container").count()
+        problems = _check_explorers(page) + _check_mathjax(page)
+    finally:
+        page.close()
+    assert typeset > 0, f"{path} from file://: no formula typeset"
+    assert not problems, problems
+    assert not errors, f"{path} from file://: {errors[:5]}"
