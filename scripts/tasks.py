@@ -79,7 +79,26 @@ def _env() -> dict:
     # is no display. An inherited MPLBACKEND is dropped for the same reason.
     env.pop("MPLBACKEND", None)
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+    env["IPYTHONDIR"] = str(_kernel_profile())
     return env
+
+
+def _kernel_profile() -> Path:
+    """An IPython directory of the project's own for the kernels the build and tests start.
+
+    Two reasons: a reader's ``~/.ipython`` startup files must not change what
+    the book computes, and ipykernel's own log level is set here (ERROR) to
+    drop its "Kernel is running over TCP without encryption" warning, printed
+    once per notebook: the kernels talk to the build over 127.0.0.1 only.
+    """
+    profile = BUILD / "ipython" / "profile_default"
+    config = profile / "ipython_kernel_config.py"
+    text = ("# Written by scripts/tasks.py for the kernels of the build and the tests.\n"
+            "c.IPKernelApp.log_level = 'ERROR'\n")
+    if not config.exists() or config.read_text() != text:
+        profile.mkdir(parents=True, exist_ok=True)
+        config.write_text(text)
+    return profile.parent
 
 
 def build_book(python: Path, *, fresh: bool = False) -> Path:
