@@ -16,15 +16,17 @@ The base class turns that into
 * :meth:`~InteractiveFigure.live` — the control panel for a running kernel:
   each slider move calls ``update`` and swaps the PNG of an ``Image`` widget
   (no ipympl needed, works in JupyterLab, Colab and Binder);
-* :meth:`~InteractiveFigure.scrub` — the kernel-free counterpart for the
-  website: the same ``update`` run over a range of one parameter and saved as
-  a scrubbable animation (matplotlib's ``to_jshtml``), which responds to the
-  reader with no kernel and no network;
+* :meth:`~InteractiveFigure.explore` — the kernel-free counterpart for the
+  website: the same ``update`` run over a grid of every control's values,
+  with a labelled input and the current value for each control, which
+  responds to the reader with no kernel and no network;
+* :meth:`~InteractiveFigure.scrub` — an animation over one parameter
+  (matplotlib's ``to_jshtml``), for a figure that is a movie;
 * :meth:`~InteractiveFigure.time_updates` — the benchmark the tests run:
   milliseconds per ``update`` plus redraw.
 
 In a chapter the live cell carries the tag ``remove-output`` (a widget needs
-a kernel) and the scrub cell the tag ``remove-input``; see the preface,
+a kernel) and the explore cell the tag ``remove-input``; see the preface,
 "How a chapter is built".
 """
 
@@ -229,6 +231,44 @@ class InteractiveFigure(ABC):
         html = animation.to_jshtml(default_mode="once")
         self.update(**fixed)
         return HTML(strip_cdn_links(html))
+
+    def explore(self, *, max_frames: int = 48, note: str | None = None, **grid):
+        """A kernel-free version of the live panel: every control, labelled, with its value.
+
+        Renders the figure (through :meth:`update`, as the live panel does)
+        for every combination of the controls' values and returns one
+        self-contained ``IPython.display.HTML`` output: a label, an input of
+        the control's kind (a range slider over the grid for numbers, a
+        select for choices, a checkbox for booleans) and the current value for
+        each control, above the image, which swaps on every ``input`` event.
+        It needs no kernel, no network and no script from another host.
+
+        Parameters
+        ----------
+        max_frames : int, default=48
+            The most combinations rendered. Controls without an explicit grid
+            get one from the widget (slider min/max/step, dropdown options,
+            checkbox), thinned evenly (ends and the default kept) until the
+            product of the grid sizes fits.
+        note : str, optional
+            A sentence shown under the figure, e.g. why a control is held.
+        **grid : sequence
+            ``name=values`` for a control: the values the page offers, in
+            order. One value holds the control there (shown, not movable).
+
+        Returns
+        -------
+        IPython.display.HTML
+
+        Raises
+        ------
+        ValueError
+            If a name is not a control, a grid is empty or the explicit
+            grids alone exceed ``max_frames``.
+        """
+        from ._explore import explore_html
+
+        return explore_html(self, grid, max_frames=max_frames, note=note)
 
     def time_updates(self, name: str, values) -> np.ndarray:
         """Milliseconds taken by ``update`` plus the redraw, for each value of ``name``."""

@@ -3,6 +3,7 @@
     python scripts/tasks.py book    # build the website into _build/html
     python scripts/tasks.py book --no-solutions   # for a class: _build/student/_build/html
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
+    python scripts/tasks.py test --fast 03   # unit tests + chapter 3's notebook, homework, page
     python scripts/tasks.py lab     # JupyterLab on the chapters, live widgets
     python scripts/tasks.py lock    # regenerate requirements.txt from requirements.in
 
@@ -79,7 +80,26 @@ def _env() -> dict:
     # is no display. An inherited MPLBACKEND is dropped for the same reason.
     env.pop("MPLBACKEND", None)
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+    env["IPYTHONDIR"] = str(_kernel_profile())
     return env
+
+
+def _kernel_profile() -> Path:
+    """An IPython directory of the project's own for the kernels the build and tests start.
+
+    Two reasons: a reader's ``~/.ipython`` startup files must not change what
+    the book computes, and ipykernel's own log level is set here (ERROR) to
+    drop its "Kernel is running over TCP without encryption" warning, printed
+    once per notebook: the kernels talk to the build over 127.0.0.1 only.
+    """
+    profile = BUILD / "ipython" / "profile_default"
+    config = profile / "ipython_kernel_config.py"
+    text = ("# Written by scripts/tasks.py for the kernels of the build and the tests.\n"
+            "c.IPKernelApp.log_level = 'ERROR'\n")
+    if not config.exists() or config.read_text() != text:
+        profile.mkdir(parents=True, exist_ok=True)
+        config.write_text(text)
+    return profile.parent
 
 
 def build_book(python: Path, *, fresh: bool = False) -> Path:
@@ -87,6 +107,12 @@ def build_book(python: Path, *, fresh: bool = False) -> Path:
     if fresh and BUILD.exists():
         shutil.rmtree(BUILD)
     start = time.perf_counter()
+    # Execute the notebooks that changed, in parallel, into myst-nb's cache:
+    # Sphinx then reads every notebook from the cache instead of running them
+    # one after the other.
+    if subprocess.run([str(python), str(ROOT / "scripts" / "execute_notebooks.py")],
+                      cwd=ROOT, env=_env()).returncode:
+        sys.exit("A chapter notebook failed (above); the site was not built.")
     # --all: an incremental Sphinx build does not recopy edited static files.
     _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT, "--path-output", ROOT,
          "--warningiserror", "--keep-going", "--all", env=_env())
@@ -201,7 +227,24 @@ def timing_table(junit_xml: Path, build_seconds: float, pytest_seconds: float) -
     return "\n".join(lines)
 
 
+def _fast_selection(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``--fast NN`` -> (pytest paths, extra options) for one chapter; else the whole book."""
+    if "--fast" not in argv:
+        return ["tests", "mlcore", "chapters"], argv
+    at = argv.index("--fast")
+    if at + 1 >= len(argv) or not argv[at + 1].isdigit():
+        sys.exit("usage: python scripts/tasks.py test --fast NN   (NN: a chapter number, e.g. 03)")
+    number = f"{int(argv[at + 1]):02d}"
+    notebooks = sorted((ROOT / "chapters").glob(f"{number}_*.ipynb"))
+    if not notebooks:
+        sys.exit(f"--fast {argv[at + 1]}: there is no chapters/{number}_*.ipynb")
+    rest = argv[:at] + argv[at + 2:]
+    return (["tests", "mlcore", str(notebooks[0].relative_to(ROOT))],
+            ["--chapter", number, *rest])
+
+
 def cmd_test(argv: list[str]) -> None:
+    paths, argv = _fast_selection(argv)
     python = ensure_venv()
     ensure_browser()
     ensure_sandbox()
@@ -216,7 +259,7 @@ def cmd_test(argv: list[str]) -> None:
     report = BUILD / "test-report.xml"
     # The homework fixtures are inputs of tests/test_homework.py (one sleeps
     # for a minute as a "heavy" demo), not chapters for nbval to run.
-    command = [str(python), "-m", "pytest", "tests", "mlcore", "chapters",
+    command = [str(python), "-m", "pytest", *paths,
                "--ignore=tests/homework_fixtures",
                "--doctest-modules", "--nbval-lax", "--nbval-current-env",
                "-n", workers, "--dist", "loadscope", "-q", "-rs", "--durations=15",

@@ -70,8 +70,8 @@ class Package:
 PACKAGES = (
     # MathJax 3: the TeX-to-CHTML bundle, the TeX extensions that its autoload
     # and \require fetch on demand, the CHTML fonts (woff), and the
-    # assistive-MathML module its menu loads. Not the SVG output, the speech
-    # engine (sre) or the old font formats: 2.3 of its 24 MB.
+    # accessibility modules its menu loads. Not the SVG output, the other
+    # speech locales or the old font formats.
     Package("mathjax", "3.2.2",
             "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
             "mathjax",
@@ -80,7 +80,14 @@ PACKAGES = (
              ("es5/tex-chtml.js", "."),
              ("es5/input/tex/extensions/*.js", "input/tex/extensions"),
              ("es5/output/chtml/fonts/woff-v2/*.woff", "output/chtml/fonts/woff-v2"),
-             ("es5/a11y/assistive-mml.js", "a11y"))),
+             # The menu's accessibility options: assistive MathML, the speech
+             # explorer with its speech rule engine, and the English and
+             # Nemeth (braille) rule sets it fetches (not the other locales).
+             ("es5/a11y/*.js", "a11y"),
+             ("es5/input/mml.js", "input"),  # semantic enrichment reads MathML
+             ("es5/sre/mathmaps/base.json", "sre/mathmaps"),
+             ("es5/sre/mathmaps/en.json", "sre/mathmaps"),
+             ("es5/sre/mathmaps/nemeth.json", "sre/mathmaps"))),
     # require.js: the AMD loader the widget manager's embed-amd.js needs.
     Package("requirejs", "2.3.8",
             "sha512-7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",

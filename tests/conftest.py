@@ -18,3 +18,37 @@ settings.register_profile("dev", max_examples=200, deadline=None)
 settings.register_profile("thorough", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# -- one chapter only (python scripts/tasks.py test --fast NN) ---------------------
+import re  # noqa: E402
+
+_CHAPTER = re.compile(r"\b(\d\d)_[a-z][a-z0-9_]*")
+# Files whose tests concern all chapters or the whole grader: left out of a
+# one-chapter run except for their tests parametrized by that chapter.
+_WHOLE_BOOK_FILES = ("tests/test_homework.py", "tests/test_site.py")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--chapter", metavar="NN", default=None,
+                     help="run only what concerns chapter NN beside the unit tests: its "
+                          "notebook, homework and page tests (tasks.py test --fast NN)")
+
+
+def pytest_collection_modifyitems(config, items):
+    chapter = config.getoption("--chapter")
+    if not chapter:
+        return
+    if not re.fullmatch(r"\d\d", chapter):
+        raise ValueError(f"--chapter takes a two-digit chapter number, got {chapter!r}")
+    keep, drop = [], []
+    for item in items:
+        numbers = set(_CHAPTER.findall(item.nodeid))
+        whole_book = item.nodeid.startswith(_WHOLE_BOOK_FILES)
+        if numbers:
+            (keep if chapter in numbers else drop).append(item)
+        else:
+            (drop if whole_book else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

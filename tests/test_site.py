@@ -11,8 +11,10 @@ checks what a reader behind a blocked CDN would see:
 * MathJax finished, typeset every formula, and produced no error node
   (undefined macros are errors: ``_config.yml`` removes ``noundefined``);
 * every ipywidgets view rendered from the page's saved widget state;
-* every kernel-free interactive figure responds: moving its slider changes
-  the picture (``to_jshtml`` animations, and image widgets next to a slider);
+* every kernel-free interactive figure responds: each control of an
+  explorable figure (``InteractiveFigure.explore``) changes the value shown
+  beside it and the picture; moving a slider changes the picture of
+  ``to_jshtml`` animations and of image widgets next to a slider;
 * the animation buttons show their icons, self-check options show feedback
   when clicked, output images sit on white in dark mode;
 * the page weighs less than 3 MB (its HTML plus the images and data it loads
@@ -167,8 +169,9 @@ def test_every_live_figure_has_a_kernel_free_counterpart():
     """A live panel needs a kernel: each one must come with a figure that responds without one.
 
     Counts, per chapter notebook, the ``.live()`` panels and ``interact``
-    calls, and the kernel-free figures on its built page: ``to_jshtml``
-    animations (``InteractiveFigure.scrub``) and ``jslink``-ed widget figures.
+    calls, and the kernel-free figures on its built page: explorable figures
+    (``InteractiveFigure.explore``), ``to_jshtml`` animations
+    (``InteractiveFigure.scrub``) and ``jslink``-ed widget figures.
     """
     reason = _missing_site_reason()
     if reason:
@@ -183,10 +186,11 @@ def test_every_live_figure_has_a_kernel_free_counterpart():
         only_python = [src.splitlines()[0] for src, tags in cells
                        if re.search(r"\binteract(_manual)?\b", src) and "remove-output" not in tags]
         html = (SITE / page).read_text(encoding="utf-8")
-        kernel_free = html.count('<div class="animation">') + sum("jslink(" in s for s, _ in cells)
+        kernel_free = (html.count('<div class="mlcore-explore"') + html.count('<div class="animation">')
+                       + sum("jslink(" in s for s, _ in cells))
         if live > kernel_free:
             problems.append(f"{page}: {live} live panel(s) but {kernel_free} kernel-free "
-                            "figure(s); add figure.scrub(...) in a remove-input cell")
+                            "figure(s); add figure.explore(...) in a remove-input cell")
         if only_python:
             problems.append(f"{page}: interact() output changes only through Python and does "
                             f"nothing on the site; use InteractiveFigure: {only_python}")
@@ -476,6 +480,52 @@ def _check_animations(page) -> list[str]:
     return problems
 
 
+def _check_explorers(page) -> list[str]:
+    """Each explorable figure (``InteractiveFigure.explore``): every control moves the picture.
+
+    For each control in turn, from the page's starting state: a range goes to
+    its first and its last value (keyboard Home/End), a select to its first
+    and last option, a checkbox is toggled; the value shown beside it and the
+    image must change (the labels must differ, so must the frames).
+    """
+    problems = []
+    figures = page.locator(".cell_output .mlcore-explore")
+    for i in range(figures.count()):
+        figure = figures.nth(i)
+        figure.scroll_into_view_if_needed()
+        image = figure.locator("img.mlx-image")
+        controls = figure.locator("[data-mlx]")
+        if not (image.count() and controls.count()):
+            problems.append(f"explorable figure {i}: no image or no control")
+            continue
+        for j in range(controls.count()):
+            control = controls.nth(j)
+            kind = control.evaluate("(el) => el.type")
+            label = figure.locator(f"label[for='{control.get_attribute('id')}']").text_content()
+            shown = figure.locator(f"output[for='{control.get_attribute('id')}']")
+            if kind == "range":
+                control.focus()
+                page.keyboard.press("Home")
+                before = (shown.text_content(), image.get_attribute("src"))
+                page.keyboard.press("End")
+            elif kind == "checkbox":
+                before = (shown.text_content(), image.get_attribute("src"))
+                control.press("Space")
+            else:
+                count = control.locator("option").count()
+                control.select_option(index=0)
+                before = (shown.text_content(), image.get_attribute("src"))
+                control.select_option(index=count - 1)
+            after = (shown.text_content(), image.get_attribute("src"))
+            if before[0] == after[0]:
+                problems.append(f"explorable figure {i}, control {label!r}: the value shown "
+                                f"does not change ({before[0]!r})")
+            if before[1] == after[1]:
+                problems.append(f"explorable figure {i}, control {label!r}: the picture does not "
+                                f"change ({before[0]!r} -> {after[0]!r})")
+    return problems
+
+
 def _check_widget_figures(page) -> list[str]:
     """Widget outputs holding a slider and an image (e.g. a jslink-ed Stack) respond to it."""
     problems = []
@@ -546,7 +596,7 @@ def _screenshots(page, path: str) -> None:
     page.evaluate("() => window.scrollTo(0, 0)")
     full = os.environ.get("SITE_FULL_SCREENSHOTS") == "1"
     page.screenshot(path=str(SHOTS / f"{stem}.png"), full_page=full)
-    figures = page.locator(".cell_output .animation")
+    figures = page.locator(".cell_output .animation, .cell_output .mlcore-explore")
     for i in range(figures.count()):
         figures.nth(i).screenshot(path=str(SHOTS / f"{stem}__figure{i}.png"))
 
@@ -558,6 +608,7 @@ def test_page_works_offline(path, server, browser, weights):
         problems = _check_mathjax(page)
         problems += _check_widgets(page)
         problems += _check_animations(page)
+        problems += _check_explorers(page)
         problems += _check_widget_figures(page)
         problems += _check_self_checks(page)
         problems += _check_dark_mode_images(page)
@@ -614,3 +665,73 @@ def test_offline_search_finds_glossary_terms_in_chinese_and_english(server, brow
         page.close()
     assert not missing, "offline search does not find the glossary for: " + "; ".join(missing)
     assert not log.problems(), log.problems()
+
+
+def _first_chapter() -> str | None:
+    return next((p for p in PAGES if re.match(r"chapters/\d\d_", p)), None)
+
+
+def test_mathjax_accessibility_components_load_from_the_site(server, browser):
+    """The MathJax menu's accessibility options fetch their code from the site, not a CDN.
+
+    Loads the components the menu's "Accessibility" items load (assistive
+    MathML, semantic enrichment with the speech rule engine, the explorer,
+    complexity) and the English and Nemeth rule sets the speech engine
+    fetches; every request must be served by the site.
+    """
+    path = _first_chapter()
+    if path is None:
+        pytest.skip("no chapter page in the built site")
+    page, log = _open(browser, server, path)
+    try:
+        loaded = page.evaluate("""async () => {
+            await MathJax.startup.promise;
+            await MathJax.loader.load('a11y/assistive-mml', 'a11y/semantic-enrich',
+                                      'a11y/complexity', 'a11y/explorer');
+            const base = new URL(MathJax.config.loader.paths.mathjax + '/sre/mathmaps/',
+                                 document.baseURI);
+            const sizes = [];
+            for (const name of ['base.json', 'en.json', 'nemeth.json']) {
+                const response = await fetch(new URL(name, base));
+                sizes.push(response.ok ? (await response.text()).length : -response.status);
+            }
+            return {explorer: MathJax._.a11y && !!MathJax._.a11y.explorer, sizes};
+        }""")
+        log.settle(page)
+        problems = log.problems()
+    finally:
+        page.close()
+    assert loaded["explorer"], loaded
+    assert min(loaded["sizes"]) > 1000, f"speech rule sets not served: {loaded['sizes']}"
+    assert not problems, problems
+
+
+def test_site_opened_from_a_file_works(browser):
+    """A student who downloads the built site and opens a chapter from disk (file://).
+
+    The text, the formulas and the explorable figures work; what needs a
+    server (the search page's index) is not required here.
+    """
+    reason = _missing_site_reason()
+    if reason:
+        pytest.skip(reason)
+    path = next((p for p in PAGES if (SITE / p).read_text(encoding="utf-8")
+                 .count('class="mlcore-explore"')), _first_chapter())
+    if path is None:
+        pytest.skip("no chapter page in the built site")
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto((SITE / path).as_uri(), wait_until="load")
+        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+                               timeout=20_000)
+        page.evaluate("() => MathJax.startup.promise")
+        typeset = page.locator("mjx-container").count()
+        problems = _check_explorers(page) + _check_mathjax(page)
+    finally:
+        page.close()
+    assert typeset > 0, f"{path} from file://: no formula typeset"
+    assert not problems, problems
+    assert not errors, f"{path} from file://: {errors[:5]}"

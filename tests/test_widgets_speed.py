@@ -3,7 +3,9 @@
 Every ``InteractiveFigure`` subclass defined in ``mlcore`` declares
 ``benchmark = (parameter, values)``; this test finds them all, times
 ``update`` plus a full redraw over those values, prints the p95 and fails only
-above five times the 100 ms target (a benchmark, not a flaky assertion).
+above five times the 100 ms target (a benchmark, not a flaky assertion). It
+also times each figure's ``explore()`` (the website's version) over the same
+values.
 """
 
 import importlib
@@ -16,6 +18,9 @@ import mlcore
 from mlcore.widgets import InteractiveFigure
 
 TARGET_MS = 100.0
+# A whole explore() render (every frame of a figure's website version) is done
+# once per build; report it, fail only far above what a build can afford.
+EXPLORE_LIMIT_S = 60.0
 
 
 def _all_figures():
@@ -74,3 +79,19 @@ def test_fast_redraw_draws_what_a_full_redraw_draws(figure_class):
         assert differing < 0.01, (
             f"{figure_class.__qualname__} at {name}={value!r}: {differing:.1%} of the pixels "
             "differ from a full redraw; dynamic_artists() misses an artist that update() changes")
+
+
+@pytest.mark.parametrize("figure_class", FIGURES, ids=lambda c: c.__qualname__)
+def test_explore_render_time(figure_class):
+    """Render the website version over the benchmark parameter (others at their defaults)."""
+    import time
+
+    name, values = figure_class.benchmark
+    figure = figure_class()
+    start = time.perf_counter()
+    output = figure.explore(**{n: [v] for n, v in figure.defaults().items() if n != name},
+                            **{name: values})
+    seconds = time.perf_counter() - start
+    print(f"\n{figure_class.__qualname__}: explore() over {len(values)} values of {name} "
+          f"in {seconds:.2f} s, {len(output.data) / 1e3:.0f} kB")
+    assert seconds < EXPLORE_LIMIT_S, f"{figure_class.__qualname__}: explore() took {seconds:.0f} s"

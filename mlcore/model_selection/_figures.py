@@ -69,7 +69,17 @@ class FoldAssignmentFigure(InteractiveFigure):
         repeats = n_splits if scheme == "blocked rx2" else 3
         cv = make_splitter(scheme, n_splits=n_splits, n_repeats=repeats, shuffle=shuffle,
                            random_state=0)
-        grid = fold_assignment(cv, n_samples, y)
+        try:
+            grid = fold_assignment(cv, n_samples, y)
+        except ValueError as error:
+            # The panel lets K exceed m (or the smaller class): say so instead of failing.
+            self.image.set_data(np.zeros((1, n_samples)))
+            self.image.set_extent((-0.5, n_samples - 0.5, 0.5, -0.5))
+            self.ax.set_ylim(0.5, -0.5)
+            self.ax.set_xlim(-0.5, n_samples - 0.5)
+            self.title.set_text(f"{scheme} with K = {n_splits}, m = {n_samples}: "
+                                f"{str(error).split(';')[0][:70]}")
+            return
         rows = len(grid)
         self.image.set_data(grid)
         self.image.set_extent((-0.5, n_samples - 0.5, rows - 0.5, -0.5))

@@ -1,0 +1,118 @@
+"""InteractiveFigure.explore: the website's kernel-free figure with every control.
+
+The browser side (each control moved in Chromium on the built pages) is in
+tests/test_site.py; here: the grid, the frames and the page's data agree
+with what ``render`` draws for each combination.
+"""
+
+import base64
+import json
+import re
+
+import ipywidgets as w
+import numpy as np
+import pytest
+
+from mlcore._explore import _palette_png, control_grid
+from mlcore.widgets import InteractiveFigure
+
+
+class Waves(InteractiveFigure):
+    figsize = (3.0, 2.0)
+    dpi = 40
+
+    def controls(self):
+        return {"freq": w.FloatSlider(value=1.0, min=0.5, max=3.0, step=0.5, description="f (Hz)"),
+                "shape": w.Dropdown(options=[("sine", "sin"), ("cosine", "cos")], value="sin",
+                                    description="shape"),
+                "flip": w.Checkbox(value=False, description="flip"),
+                "scale": w.FloatLogSlider(value=1.0, base=10, min=-1, max=1, step=1,
+                                          description="scale")}
+
+    def setup(self, fig):
+        ax = fig.add_subplot()
+        self.x = np.linspace(0, 1, 100)
+        (self.line,) = ax.plot(self.x, self.x)
+        ax.set(xlim=(0, 1), ylim=(-10.5, 10.5))
+
+    def update(self, freq, shape, flip, scale):
+        y = getattr(np, shape)(2 * np.pi * freq * self.x) * scale
+        self.line.set_ydata(-y if flip else y)
+
+
+def _data(output):
+    html = output.data
+    payload = json.loads(re.search(r'class="mlx-data">(.*?)</script>', html, re.S).group(1))
+    first = re.search(r'class="mlx-image"[^>]*src="data:image/png;base64,([^"]+)"', html).group(1)
+    frames = [f or first for f in payload["frames"]]
+    return html, payload, frames
+
+
+def test_control_grid_reads_each_kind_of_widget():
+    assert control_grid(w.FloatSlider(value=1, min=0, max=1, step=0.25))[0] == [0, 0.25, 0.5,
+                                                                                 0.75, 1.0]
+    assert control_grid(w.FloatLogSlider(value=1, base=10, min=-2, max=0, step=1))[0] == \
+        pytest.approx([0.01, 0.1, 1.0])
+    assert control_grid(w.SelectionSlider(options=["a", "b"]))[1] == ["a", "b"]
+    assert control_grid(w.Text(value="x")) is None
+
+
+def test_every_combination_shows_what_render_draws():
+    figure = Waves()
+    output = figure.explore(freq=[0.5, 2.0, 3.0], scale=[1.0, 10.0])
+    html, data, frames = _data(output)
+    assert data["sizes"] == [3, 2, 2, 2]   # freq, shape, flip, scale, in the panel's order
+    assert len(data["index"]) == 24
+    assert html.count(" data-mlx") == 4
+    assert 'type="range"' in html and "<select" in html and 'type="checkbox"' in html
+    assert data["labels"][1] == ["sine", "cosine"] and data["labels"][2] == ["off", "on"]
+    # Row-major over the controls: check a few combinations against render().
+    for freq_i, shape_i, flip_i, scale_i in [(0, 0, 0, 0), (2, 1, 1, 1), (1, 0, 1, 0)]:
+        flat = ((freq_i * 2 + shape_i) * 2 + flip_i) * 2 + scale_i
+        expected = _palette_png(figure.render(freq=[0.5, 2.0, 3.0][freq_i],
+                                              shape=["sin", "cos"][shape_i],
+                                              flip=bool(flip_i), scale=[1.0, 10.0][scale_i]))
+        assert base64.b64decode(frames[data["index"][flat]]) == expected
+    # The page opens on the defaults (freq 1.0 is not in the grid: nearest, 0.5).
+    assert data["start"] == 0
+
+
+def test_identical_frames_are_stored_once():
+    figure = Waves()
+    # sin(2 pi f x) * 0 ... flipping a zero curve changes nothing: scale held, flip moved.
+    output = figure.explore(freq=[1.0], shape=["sin"], scale=[1.0], flip=[False, True])
+    _, data, frames = _data(output)
+    assert len(data["index"]) == 2 and len(frames) == 2
+    output = figure.explore(freq=[0.5, 0.5], shape=["sin"], scale=[1.0], flip=[False])
+    _, data, frames = _data(output)
+    assert data["index"] == [0, 0] and len(frames) == 1
+
+
+def test_held_controls_are_named_and_auto_grids_thinned():
+    figure = Waves()
+    html, data, _ = _data(figure.explore(max_frames=12, shape=["cos"]))
+    assert "Held here: shape" in html and "live panel" in html
+    assert np.prod(data["sizes"]) <= 12
+    # Ends kept, the default kept.
+    freq = data["labels"][0]
+    assert freq[0] == "0.50" or freq[0] == "0.5"
+    assert len(data["index"]) == np.prod(data["sizes"])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"speed": [1]}, "not controls"),
+    ({"freq": []}, "empty grid"),
+    ({"freq": list(np.linspace(0.5, 3, 30)), "scale": [0.1, 1, 10]}, "max_frames=48"),
+    ({"max_frames": 0}, "max_frames"),
+    ({"note": 3}, "note must be a str"),
+])
+def test_bad_arguments_are_named(kwargs, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        Waves().explore(**kwargs)
+
+
+def test_the_figure_is_left_at_its_defaults():
+    figure = Waves()
+    before = figure.render()
+    figure.explore(freq=[3.0], flip=[True], shape=["cos"], scale=[10.0])
+    assert figure.render() == before
