@@ -8,6 +8,8 @@ vs true error over the polynomial degree). Part of
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._validation import check_int
@@ -70,7 +72,10 @@ class FoldAssignmentFigure(InteractiveFigure):
         cv = make_splitter(scheme, n_splits=n_splits, n_repeats=repeats, shuffle=shuffle,
                            random_state=0)
         try:
-            grid = fold_assignment(cv, n_samples, y)
+            with warnings.catch_warnings():
+                # "The least populated class has only ... members": the picture shows it.
+                warnings.simplefilter("ignore", UserWarning)
+                grid = fold_assignment(cv, n_samples, y)
         except ValueError as error:
             # The panel lets K exceed m (or the smaller class): say so instead of failing.
             self.image.set_data(np.zeros((1, n_samples)))
