@@ -150,3 +150,30 @@ def test_figures_render():
     X, y = load_iris(return_X_y=True)
     assert ForwardSearchFigure(forward_search(GaussianNB(), X, y)).render(step=3)[:4] == b"\x89PNG"
     assert FilterSizeFigure().render(k=10)[:4] == b"\x89PNG"
+
+
+class _CountingNB(GaussianNB):
+    """Gaussian naive Bayes that counts its fits (clones share the class attribute)."""
+
+    calls = 0
+
+    def fit(self, X, y, sample_weight=None):
+        type(self).calls += 1
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+@pytest.mark.parametrize("search, kwargs, expected", [
+    (forward_search, {}, 5 * 6 * 7 // 2),
+    (backward_search, {}, 5 * (1 + sum(range(2, 7)))),
+    (forward_search, {"max_features": 2}, 5 * (6 + 5)),
+    (forward_search, {"tol": 0.01}, None),
+])
+def test_searches_report_the_learner_calls_they_make(search, kwargs, expected):
+    X, y = load_wine(return_X_y=True)
+    _CountingNB.calls = 0
+    result = search(_CountingNB(), X[:, :6], y, cv=5, **kwargs)
+    assert _CountingNB.calls == result.n_fits_
+    if expected is not None:                     # a search run to its size: the path's count is the total
+        assert result.n_fits_ == expected == result.path["n_fits"].iloc[-1]
+    else:                                        # tol stopped it: the rejected step's fits count too
+        assert result.n_fits_ > result.path["n_fits"].iloc[-1]

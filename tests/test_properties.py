@@ -400,3 +400,62 @@ def test_random_state_convention(seed):
     if seed is not None:
         assert a == np.random.default_rng(int(seed)).random()
         assert v.as_random_state(seed).random_sample() == np.random.RandomState(int(seed)).random_sample()
+
+
+# -- feature selection, Bayesian regularization, performance measures (chapters 7-9) -----------
+from sklearn import metrics as skm  # noqa: E402
+from sklearn.feature_selection import mutual_info_classif  # noqa: E402
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+
+from mlcore.bayes import MAPLogisticRegression  # noqa: E402
+from mlcore.evaluation import auc_rank, average_precision, fbeta  # noqa: E402
+from mlcore.feature_selection import MIFilter, mi_scores, mutual_information  # noqa: E402
+
+
+@given(st.integers(2, 60), st.integers(1, 5), st.integers(1, 4), st.integers(0, 10**6))
+def test_mutual_information_matches_sklearn(m, kx, ky, seed):
+    rng = np.random.default_rng(seed)
+    x, y = rng.integers(0, kx, m), rng.integers(0, ky, m)
+    assert abs(mutual_information(x, y) - skm.mutual_info_score(x, y)) < 1e-12
+
+
+@given(st.integers(2, 60), st.integers(1, 8), st.integers(0, 10**6))
+def test_mi_scores_match_mutual_info_classif(m, n, seed):
+    rng = np.random.default_rng(seed)
+    X, y = rng.integers(0, 2, (m, n)), rng.integers(0, 3, m)
+    assume(np.unique(y).size >= 2)
+    assert np.allclose(mi_scores(X, y), mutual_info_classif(X, y, discrete_features=True), rtol=0, atol=1e-12)
+
+
+@given(st.integers(2, 80), st.integers(1, 6), st.integers(0, 10**6), st.floats(0.1, 5.0))
+def test_ranking_measures_match_sklearn_with_ties(m, levels, seed, beta):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, m)
+    assume(0 < y.sum() < m)
+    score = rng.integers(0, levels, m).astype(float)               # few levels: many ties
+    assert abs(auc_rank(y, score) - skm.roc_auc_score(y, score)) < 1e-12
+    assert abs(average_precision(y, score) - skm.average_precision_score(y, score)) < 1e-12
+    predicted = (score >= np.median(score)).astype(int)
+    assert abs(fbeta(y, predicted, beta=beta) - skm.fbeta_score(y, predicted, beta=beta, zero_division=0.0)) < 1e-12
+
+
+@given(st.floats(0.05, 5.0), st.integers(0, 10**6))
+def test_map_logistic_regression_is_sklearn_with_c_tau_squared(tau, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(40, 3))
+    y = (X @ np.array([1.0, -1.0, 0.5]) + rng.normal(size=40) > 0).astype(int)
+    assume(0 < y.sum() < 40)
+    ours = MAPLogisticRegression(tau=tau).fit(X, y)
+    theirs = LogisticRegression(C=tau**2, solver="newton-cholesky", tol=1e-12, max_iter=1000).fit(X, y)
+    assert np.allclose(ours.coef_, theirs.coef_, atol=1e-5) and np.allclose(ours.intercept_, theirs.intercept_, atol=1e-5)
+
+
+@given(bad=st.one_of(junk, st.just(0), st.just(-1.0), st.just(float("nan"))))
+def test_chapters_7_to_9_refuse_invalid(bad):
+    X, y = np.eye(4), np.array([0, 1, 0, 1])
+    for call, name in [(lambda: MAPLogisticRegression(tau=bad).fit(X, y), "tau="),
+                       (lambda: fbeta([0, 1], [0, 1], beta=bad), "beta="),
+                       (lambda: MIFilter(k=bad).fit(X, y), "k=")]:
+        with pytest.raises((TypeError, ValueError)) as error:
+            call()
+        _names(error, name)

@@ -287,10 +287,13 @@ class LaplaceLogisticRegression(MAPLogisticRegression):
         self._log_evidence = self._laplace_log_evidence(self._X1, self._y01)
         # Draw once, at fit time: every later call averages over the same
         # posterior draws, so predictions are reproducible and batch-independent.
-        rng = check_random_state(self.random_state)
-        self._standard_draws = rng.standard_normal((int(self.n_draws), self.theta_.size))
-        self._posterior_chol = np.linalg.cholesky(
-            self.posterior_cov_ + 1e-12 * np.eye(self.theta_.size) * np.trace(self.posterior_cov_))
+        # The probit predictive needs no draws, so they are made only for "mc".
+        if self.predictive == "mc":
+            rng = check_random_state(self.random_state)
+            standard = rng.standard_normal((int(self.n_draws), self.theta_.size))
+            chol = np.linalg.cholesky(self.posterior_cov_ + 1e-12 * np.eye(self.theta_.size)
+                                      * np.trace(self.posterior_cov_))
+            self._posterior_draws = self.theta_ + standard @ chol.T
         del self._X1, self._y01
         return self
 
@@ -330,8 +333,11 @@ class LaplaceLogisticRegression(MAPLogisticRegression):
             p = probit_predictive(mean, variance)
         else:
             X1 = _design(validate_data(self, X, dtype=np.float64, reset=False), self.fit_intercept)
-            draws = self.theta_ + self._standard_draws @ self._posterior_chol.T
-            p = expit(X1 @ draws.T).mean(axis=1)
+            draws = self._posterior_draws.T
+            # Rows in blocks: the (rows x n_draws) matrix of sigmoids stays a few MB.
+            block = max(1, 2_000_000 // draws.shape[1])
+            p = np.concatenate([expit(X1[start:start + block] @ draws).mean(axis=1)
+                                for start in range(0, X1.shape[0], block)])
         return np.column_stack([1 - p, p])
 
     def decision_function(self, X):

@@ -164,7 +164,7 @@ def gaussian_nb_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets):
     r"""Accuracy of Gaussian naive Bayes on every feature subset, from one fit.
 
     Naive Bayes's log posterior is a sum over features:
-    :math:`\log P(c) + \sum_{j \in F}\log p(x_j \mid c)`. Fitting once on all
+    :math:`\\log P(c) + \\sum_{j \\in F}\\log p(x_j \\mid c)`. Fitting once on all
     features gives every per-feature term; a subset's scores are then one
     matrix product with its 0/1 indicator row, for all subsets at once.
     Equal to ``GaussianNB().fit(X_fit[:, F], y_fit).score(X_eval[:, F], y_eval)``
