@@ -214,7 +214,11 @@ def _fit_predict(estimator, X, y, trains):
 
 @dataclass(frozen=True)
 class BootstrapErrorReport:
-    """Every ingredient of the bootstrap error estimates (see :func:`bootstrap_error_report`)."""
+    """Every ingredient of the bootstrap error estimates, and two standard errors.
+
+    See :func:`bootstrap_error_report` for the formulas; ``se_leave_one_out``
+    and ``se_point632plus`` are jackknife-after-bootstrap standard errors.
+    """
 
     resubstitution: float          # err-bar: the model fitted on all data, tested on it
     out_of_bag: float              # mean over resamples of the out-of-bag error
@@ -225,6 +229,8 @@ class BootstrapErrorReport:
     point632plus: float            # .632 plus a correction growing with R' (see below)
     n_resamples: int               # resamples with a non-empty out-of-bag set
     naive: float                   # Err_boot: each f_b tested on all of D (ESL eq. 7.54)
+    se_leave_one_out: float = float("nan")  # jackknife-after-bootstrap s.e. of Err^(1)
+    se_point632plus: float = float("nan")   # jackknife-after-bootstrap s.e. of .632+
 
     @property
     def weight(self):
@@ -253,7 +259,22 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
       otherwise. So 0 <= R' <= 1: the papers' R, clipped;
     * ``point632plus`` = Err.632 + (Err1' - err) .368 .632 R' / (1 - .368 R')
       (eq. 32 of Efron & Tibshirani 1997), which is (1 - w) err + w Err1 with
-      w = .632 / (1 - .368 R') when no clipping happens.
+      w = .632 / (1 - .368 R') when no clipping happens;
+    * ``se_leave_one_out`` and ``se_point632plus``: jackknife-after-bootstrap
+      standard errors of Err1 and of .632+ (Efron 1992), from the same
+      resamples, with no further fit. For each sample i the estimate is
+      recomputed as theta_(i) from the resamples that miss i, with i left out
+      of every average over samples: Err1_(i) averages over j != i the mean
+      loss of j over the resamples that miss both i and j; err_(i) and
+      gamma_(i) drop i's terms from the sums of the full model's losses. Then
+      ``se = sqrt((n - 1)/n * sum_i (theta_(i) - mean)^2)`` over the n samples
+      missed by some resample (nan when n < 2). The full model is not refitted
+      without i, so err_(i) and gamma_(i) keep i's influence on that fit: the
+      standard error of .632+ ignores the variability of err and gamma through
+      the fit (Err1's is complete). The jackknife values also carry the Monte
+      Carlo noise of a finite B, which inflates the standard error; Efron
+      (1992) advises B of a few hundred or more. The delta-method standard
+      error of Err1 (Efron & Tibshirani 1997, sec. 4) is not implemented.
 
     Parameters
     ----------
@@ -283,6 +304,8 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     >>> r.resubstitution, r.relative_overfitting        # 1-NN memorizes: R' = 1
     (0.0, 1.0)
     >>> bool(r.point632 < 0.4 < r.point632plus)         # .632 is fooled, .632+ is not
+    True
+    >>> bool(0 < r.se_point632plus < 0.2 and 0 < r.se_leave_one_out < 0.2)  # its own uncertainty
     True
     """
     with naming("X and y"):
@@ -317,12 +340,79 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     resub = float(loss(y, full))
     labels, times = np.unique(full, return_counts=True)
     gamma = float(sum(t / m * loss(y, np.full(m, v)) for v, t in zip(labels, times)))
-    err1 = min(leave_one_out, gamma)
-    r = (err1 - resub) / (gamma - resub) if leave_one_out > resub and gamma > resub else 0.0
+    r, point632, plus = _plus(resub, leave_one_out, gamma)
+    rows_of = np.repeat(np.arange(rows.size), [t.size for t in tests])
+    se_loo, se_plus = _jackknife_after_bootstrap(
+        loss, y, full, counts[rows] == 0, rows_of, np.concatenate(tests),
+        np.concatenate(predicted))
+    return BootstrapErrorReport(resub, out_of_bag, leave_one_out, gamma, float(r), float(point632),
+                                float(plus), int(rows.size), naive, se_loo, se_plus)
+
+
+def _plus(resub, leave_one_out, gamma):
+    """R', .632 and .632+ from err, Err1 and gamma (scalars or arrays of the same shape)."""
+    resub, leave_one_out, gamma = np.broadcast_arrays(*map(np.asarray, (resub, leave_one_out, gamma)))
+    err1 = np.minimum(leave_one_out, gamma)
+    overfits = (leave_one_out > resub) & (gamma > resub)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(overfits, (err1 - resub) / np.where(overfits, gamma - resub, 1.0), 0.0)
     point632 = 0.368 * resub + 0.632 * leave_one_out
     plus = point632 + (err1 - resub) * 0.368 * 0.632 * r / (1.0 - 0.368 * r)
-    return BootstrapErrorReport(resub, out_of_bag, leave_one_out, gamma, float(r), point632,
-                                float(plus), int(rows.size), naive)
+    return r, point632, plus
+
+
+def _pointwise(loss, y_true, y_pred):
+    """Per-sample losses L(y_i, p_i) of a mean loss: vectorized for the built-in losses, else one
+    call of ``loss`` on length-1 arrays per distinct (y, p) pair."""
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if loss is _zero_one:
+        return (y_true != y_pred).astype(float)
+    if loss is _squared:
+        return (y_true.astype(float) - y_pred.astype(float)) ** 2
+    _, t_code = np.unique(y_true, return_inverse=True)
+    p_values, p_code = np.unique(y_pred, return_inverse=True)
+    pair = t_code.ravel() * p_values.size + p_code.ravel()
+    codes, first, back = np.unique(pair, return_index=True, return_inverse=True)
+    values = np.array([float(loss(y_true[k:k + 1], y_pred[k:k + 1])) for k in first])
+    return values[back.ravel()]
+
+
+def _jackknife_after_bootstrap(loss, y, full, out, rows_of, owner, predicted):
+    """Jackknife-after-bootstrap standard errors of Err1 and .632+ (Efron 1992), no new fits.
+
+    ``out[b, i]`` says sample i is out of bag in resample b; the out-of-bag prediction
+    ``predicted[k]`` of resample ``rows_of[k]`` is for sample ``owner[k]``; ``full`` holds the
+    predictions of the model fitted on all the data.
+    """
+    m = y.size
+    oob_loss = np.zeros(out.shape)
+    oob_loss[rows_of, owner] = _pointwise(loss, y[owner], predicted)
+    out = out.astype(float)
+    num, den = out.T @ oob_loss, out.T @ out         # [i, j]: over resamples that miss i and j
+    usable = np.diag(den) > 0                        # some resample misses i
+    keep = (den > 0) & ~np.eye(m, dtype=bool)        # Err1_(i) averages over j != i only
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(keep, num / np.where(keep, den, 1.0), 0.0)
+        err1 = ratio.sum(axis=1) / keep.sum(axis=1)
+    usable &= keep.any(axis=1)
+    resub_each = _pointwise(loss, y, full)
+    resub = (resub_each.sum() - resub_each) / (m - 1)
+    # gamma_(i) = (1/(m-1)^2) sum_{j != i} sum_{k != i} L(y_j, f(x_k)), through distinct predictions.
+    values, code, times = np.unique(full, return_inverse=True, return_counts=True)
+    by_value = np.column_stack([_pointwise(loss, y, np.full(m, v)) for v in values])  # [j, v]
+    total = by_value.sum(axis=0) @ times
+    gamma = (total - by_value @ times - by_value.sum(axis=0)[code.ravel()] + resub_each) \
+        / (m - 1) ** 2
+    if usable.sum() < 2:
+        return float("nan"), float("nan")
+    plus = _plus(resub[usable], err1[usable], gamma[usable])[2]
+    return _jackknife_se(err1[usable]), _jackknife_se(plus)
+
+
+def _jackknife_se(values):
+    """``sqrt((n - 1)/n * sum (v_i - mean)^2)``, the jackknife standard error."""
+    n = values.size
+    return float(np.sqrt((n - 1) / n * np.sum((values - values.mean()) ** 2)))
 
 
 def bootstrap_error(estimator, X, y, method="oob", n_resamples=200, loss=None, random_state=None,
