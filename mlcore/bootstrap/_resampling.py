@@ -272,9 +272,11 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
       without i, so err_(i) and gamma_(i) keep i's influence on that fit: the
       standard error of .632+ ignores the variability of err and gamma through
       the fit (Err1's is complete). The jackknife values also carry the Monte
-      Carlo noise of a finite B, which inflates the standard error; Efron
-      (1992) advises B of a few hundred or more. The delta-method standard
-      error of Err1 (Efron & Tibshirani 1997, sec. 4) is not implemented.
+      Carlo noise of a finite B, about 0.368 B resamples each, which adds to
+      the variance the jackknife sees: use a large B. The jackknife variance
+      itself errs on the large side (Efron & Stein 1981). The delta-method
+      standard error of Err1 (Efron & Tibshirani 1997, sec. 4) is not
+      implemented.
 
     Parameters
     ----------
