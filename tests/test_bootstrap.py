@@ -586,3 +586,14 @@ def test_jackknife_after_bootstrap_is_nan_without_two_usable_samples():
     X, y = np.array([[0.0], [1.0]]), np.array([0, 1])
     r = bootstrap_error_report(KNeighborsClassifier(1), X, y, n_resamples=20, random_state=0)
     assert np.isnan(r.se_leave_one_out) and np.isnan(r.se_point632plus)
+
+
+def test_standard_errors_can_be_skipped_and_are_checked(data):
+    X, y = data
+    full = bootstrap_error_report(LinearDiscriminantAnalysis(), X, y, n_resamples=20, random_state=0)
+    bare = bootstrap_error_report(LinearDiscriminantAnalysis(), X, y, n_resamples=20, random_state=0,
+                                  standard_errors=False)
+    assert np.isnan(bare.se_leave_one_out) and np.isnan(bare.se_point632plus)
+    assert bare.point632plus == full.point632plus and full.se_point632plus > 0
+    with pytest.raises(TypeError, match="standard_errors"):
+        bootstrap_error_report(LinearDiscriminantAnalysis(), X, y, standard_errors=1)

@@ -17,7 +17,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_X_y
 
 from .._parallel import parallel_map
-from .._validation import (check_int, check_int_array, check_labels, check_option,
+from .._validation import (check_bool, check_int, check_int_array, check_labels, check_option,
                            check_random_state, naming, num_rows)
 
 _WHY_B = "it is the number of bootstrap samples drawn"
@@ -239,7 +239,7 @@ class BootstrapErrorReport:
 
 
 def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, random_state=None,
-                           n_jobs=None):
+                           n_jobs=None, standard_errors=True):
     """Out-of-bag, .632 and .632+ estimates of an estimator's generalization error.
 
     With f fitted on all m samples and f_b on bootstrap sample b (Efron 1983;
@@ -263,13 +263,13 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     * ``se_leave_one_out`` and ``se_point632plus``: jackknife-after-bootstrap
       standard errors of Err1 and of .632+ (Efron 1992), from the same
       resamples, with no further fit. For each sample i the estimate is
-      recomputed as theta_(i) from the resamples that miss i, with i left out
-      of every average over samples: Err1_(i) averages over j != i the mean
-      loss of j over the resamples that miss both i and j; err_(i) and
-      gamma_(i) drop i's terms from the sums of the full model's losses. Then
+      recomputed as ``theta_(i)`` from the resamples that miss i, with i left
+      out of every average over samples: ``Err1_(i)`` averages over j != i the
+      mean loss of j over the resamples that miss both i and j; ``err_(i)`` and
+      ``gamma_(i)`` drop i's terms from the sums of the full model's losses. Then
       ``se = sqrt((n - 1)/n * sum_i (theta_(i) - mean)^2)`` over the n samples
       missed by some resample (nan when n < 2). The full model is not refitted
-      without i, so err_(i) and gamma_(i) keep i's influence on that fit: the
+      without i, so ``err_(i)`` and ``gamma_(i)`` keep i's influence on that fit: the
       standard error of .632+ ignores the variability of err and gamma through
       the fit (Err1's is complete). The jackknife values also carry the Monte
       Carlo noise of a finite B, about 0.368 B resamples each, which adds to
@@ -292,6 +292,12 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     random_state : None, int, numpy Generator or RandomState
     n_jobs : int or None
         Fit the bootstrap models in parallel (joblib); None runs here.
+    standard_errors : bool, default=True
+        Compute ``se_leave_one_out`` and ``se_point632plus`` (False leaves
+        them nan). It needs every out-of-bag loss on its own: free for the
+        built-in losses, one call of a callable ``loss`` per distinct
+        (label, prediction) pair, which is slow for a callable loss on
+        continuous predictions.
 
     Returns
     -------
@@ -314,6 +320,7 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
         X, y = check_X_y(X, y, accept_sparse=True, dtype=None, ensure_all_finite=False)
     check_labels(y, "y")
     loss = _check_loss(loss, y)
+    standard_errors = check_bool(standard_errors, "standard_errors")
     m = len(y)
     idx = bootstrap_indices(m, n_resamples, random_state)
     counts = _counts(idx)
@@ -343,10 +350,12 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     labels, times = np.unique(full, return_counts=True)
     gamma = float(sum(t / m * loss(y, np.full(m, v)) for v, t in zip(labels, times)))
     r, point632, plus = _plus(resub, leave_one_out, gamma)
-    rows_of = np.repeat(np.arange(rows.size), [t.size for t in tests])
-    se_loo, se_plus = _jackknife_after_bootstrap(
-        loss, y, full, counts[rows] == 0, rows_of, np.concatenate(tests),
-        np.concatenate(predicted))
+    se_loo = se_plus = float("nan")
+    if standard_errors:
+        rows_of = np.repeat(np.arange(rows.size), [t.size for t in tests])
+        se_loo, se_plus = _jackknife_after_bootstrap(
+            loss, y, full, counts[rows] == 0, rows_of, np.concatenate(tests),
+            np.concatenate(predicted))
     return BootstrapErrorReport(resub, out_of_bag, leave_one_out, gamma, float(r), float(point632),
                                 float(plus), int(rows.size), naive, se_loo, se_plus)
 
@@ -384,26 +393,32 @@ def _jackknife_after_bootstrap(loss, y, full, out, rows_of, owner, predicted):
 
     ``out[b, i]`` says sample i is out of bag in resample b; the out-of-bag prediction
     ``predicted[k]`` of resample ``rows_of[k]`` is for sample ``owner[k]``; ``full`` holds the
-    predictions of the model fitted on all the data.
+    predictions of the model fitted on all the data. Memory stays O(B m): blocks of samples.
     """
     m = y.size
     oob_loss = np.zeros(out.shape)
     oob_loss[rows_of, owner] = _pointwise(loss, y[owner], predicted)
     out = out.astype(float)
-    num, den = out.T @ oob_loss, out.T @ out         # [i, j]: over resamples that miss i and j
-    usable = np.diag(den) > 0                        # some resample misses i
-    keep = (den > 0) & ~np.eye(m, dtype=bool)        # Err1_(i) averages over j != i only
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(keep, num / np.where(keep, den, 1.0), 0.0)
-        err1 = ratio.sum(axis=1) / keep.sum(axis=1)
-    usable &= keep.any(axis=1)
+    err1, usable = np.zeros(m), np.zeros(m, dtype=bool)
+    step = max(1, 2 ** 22 // m)
+    for lo in range(0, m, step):
+        block = np.arange(lo, min(m, lo + step))
+        num, den = out[:, block].T @ oob_loss, out[:, block].T @ out   # over resamples missing i, j
+        keep = den > 0
+        keep[np.arange(block.size), block] = False                    # Err1_(i): j != i only
+        ratio = np.divide(num, den, out=np.zeros_like(num), where=keep)
+        usable[block] = keep.any(axis=1)          # some resample misses i and another sample
+        err1[block] = ratio.sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
     resub_each = _pointwise(loss, y, full)
     resub = (resub_each.sum() - resub_each) / (m - 1)
-    # gamma_(i) = (1/(m-1)^2) sum_{j != i} sum_{k != i} L(y_j, f(x_k)), through distinct predictions.
+    # gamma_(i) = (1/(m-1)^2) sum_{j != i} sum_{k != i} L(y_j, f(x_k)), from mean losses:
+    # sum_j L(y_j, v) = m loss(y, v...) and sum_k L(y_i, f(x_k)) = m loss(y_i..., f(X)).
     values, code, times = np.unique(full, return_inverse=True, return_counts=True)
-    by_value = np.column_stack([_pointwise(loss, y, np.full(m, v)) for v in values])  # [j, v]
-    total = by_value.sum(axis=0) @ times
-    gamma = (total - by_value @ times - by_value.sum(axis=0)[code.ravel()] + resub_each) \
+    to_value = np.array([m * float(loss(y, np.full(m, v))) for v in values])
+    labels, label_code = np.unique(y, return_inverse=True)
+    from_label = np.array([m * float(loss(np.full(m, t), full)) for t in labels])
+    total = to_value @ times
+    gamma = (total - from_label[label_code.ravel()] - to_value[code.ravel()] + resub_each) \
         / (m - 1) ** 2
     if usable.sum() < 2:
         return float("nan"), float("nan")
@@ -436,5 +451,6 @@ def bootstrap_error(estimator, X, y, method="oob", n_resamples=200, loss=None, r
     """
     method = check_option(method, "method", ["oob", ".632", ".632+"])
     report = bootstrap_error_report(estimator, X, y, n_resamples=n_resamples, loss=loss,
-                                    random_state=random_state, n_jobs=n_jobs)
+                                    random_state=random_state, n_jobs=n_jobs,
+                                    standard_errors=False)
     return {"oob": report.out_of_bag, ".632": report.point632, ".632+": report.point632plus}[method]

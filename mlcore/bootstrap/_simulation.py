@@ -57,7 +57,8 @@ def _one_repetition(estimator, sampler, m, n_resamples, n_test, n_splits, seed):
     rng = np.random.default_rng(seed)
     X, y = sampler(m, rng)
     X_test, y_test = sampler(n_test, rng)
-    report = bootstrap_error_report(estimator, X, y, n_resamples=n_resamples, random_state=rng)
+    report = bootstrap_error_report(estimator, X, y, n_resamples=n_resamples, random_state=rng,
+                                    standard_errors=False)
     kfold = KFold(n_splits, shuffle=True, random_state=int(rng.integers(2**31)))
     return {"true error": _zero_one(y_test, clone(estimator).fit(X, y).predict(X_test)),
             "resubstitution": report.resubstitution, "naive bootstrap": report.naive,
