@@ -6,7 +6,8 @@ Sphinx reads them. This script runs first and fills that cache the way
 myst-nb would (same reader, same execution call, same cache record), with
 one notebook per worker, so that Sphinx then finds every notebook cached.
 A notebook whose code has not changed since the last build is not run
-again; after editing one chapter, only that chapter runs.
+again; after editing one chapter, only that chapter runs. When anything in
+``mlcore/`` changed, every notebook runs again (its outputs depend on it).
 
     python scripts/execute_notebooks.py                 # every chapter, 2 workers
     python scripts/execute_notebooks.py --jobs 4 chapters/03_vc_dimension.ipynb
@@ -27,6 +28,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "_build" / ".jupyter_cache"
 TIMEOUT = 120  # seconds per cell, as execute.timeout in _config.yml
+
+
+def _mlcore_hash() -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "mlcore").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def _read(path: Path):
@@ -80,6 +91,14 @@ def main(argv: list[str] | None = None) -> int:
     notebooks = [p.resolve() for p in args.notebooks] or sorted(
         (ROOT / "chapters").glob("[0-9]*.ipynb"))
     cache = get_cache(str(CACHE))
+    # The cache is keyed on the notebooks' code only: outputs computed with an
+    # older mlcore would be reused. When mlcore's source changes, start afresh.
+    library, stamp = _mlcore_hash(), CACHE / "mlcore.sha256"
+    if stamp.exists() and stamp.read_text() != library:
+        print("mlcore changed since the last execution: every notebook runs again", flush=True)
+        cache.clear_cache()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(library)
     todo = [p for p in notebooks if not _is_cached(cache, p)]
     print(f"Notebooks: {len(notebooks) - len(todo)} cached, {len(todo)} to execute "
           f"({args.jobs} at a time)", flush=True)

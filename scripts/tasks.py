@@ -102,6 +102,19 @@ def _kernel_profile() -> Path:
     return profile.parent
 
 
+def _tree_hash(paths) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in paths if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _site_inputs_hash() -> str:
+    """What an incremental Sphinx build does not track: extensions, static files, mlcore."""
+    return _tree_hash([*(ROOT / "_ext").rglob("*"), ROOT / "_vendor" / "MANIFEST.txt",
+                       *(ROOT / "mlcore").rglob("*.py")])
+
+
 def build_book(python: Path, *, fresh: bool = False) -> Path:
     """Execute every notebook (cached) and write the HTML site; fail on any warning."""
     if fresh and BUILD.exists():
@@ -113,10 +126,17 @@ def build_book(python: Path, *, fresh: bool = False) -> Path:
     if subprocess.run([str(python), str(ROOT / "scripts" / "execute_notebooks.py")],
                       cwd=ROOT, env=_env()).returncode:
         sys.exit("A chapter notebook failed (above); the site was not built.")
-    # --all: an incremental Sphinx build does not recopy edited static files.
-    _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT, "--path-output", ROOT,
-         "--warningiserror", "--keep-going", "--all", env=_env())
+    # An incremental Sphinx build re-reads only the pages whose source changed.
+    # It misses edited static files and extensions, and the API page's
+    # docstrings: when any of those changed (or on the first build), write
+    # every page again with --all.
+    stamp, inputs = BUILD / "site-inputs.sha256", _site_inputs_hash()
     index = BUILD / "html" / "index.html"
+    full = not index.exists() or not stamp.exists() or stamp.read_text() != inputs
+    _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
+         "--path-output", ROOT, "--warningiserror", "--keep-going", *(["--all"] if full else []),
+         env=_env())
+    stamp.write_text(inputs)
     print(f"\nBuilt the site in {time.perf_counter() - start:.0f} s: open {index}")
     return index
 
