@@ -24,6 +24,9 @@ from sphinx.util.docutils import SphinxDirective
 
 __all__ = ["SelfCheck", "setup"]
 
+# A feedback that opens with its own verdict ("Yes: ...", "No: ...") would read
+# "Correct. Yes: ..." after the directive's verdict; the word is dropped.
+_LEADING_VERDICT = re.compile(r"^(?:Yes|No|Right|Wrong):\s*")
 _OPTION = re.compile(r"^\s*[-*]\s+\[(?P<mark>[ xX])\]\s+(?P<text>.+?)(?:\s+~\s+(?P<feedback>.+))?\s*$")
 
 
@@ -59,7 +62,8 @@ class SelfCheck(SphinxDirective):
                                               "self-check-correct" if correct else "self-check-wrong"])
             option += self._inline(match["text"], ["self-check-text"])
             verdict = "Correct." if correct else "Not quite."
-            feedback = match["feedback"] or ""
+            feedback = _LEADING_VERDICT.sub("", match["feedback"] or "")
+            feedback = feedback[:1].upper() + feedback[1:]
             option += self._inline(f"**{verdict}** {feedback}".strip(), ["self-check-feedback"])
             box += option
         return [box]

@@ -176,12 +176,26 @@ def _drop_unused_widget_scripts(app, pagename, templatename, context, doctree) -
                   and (getattr(script, "filename", None) or "") not in widget_js]
 
 
+_BIBLIOGRAPHY_ROLES = re.compile(r'(<div class="citation-list") role="list"|\s+role="doc-biblioentry"')
+
+
+def _plain_bibliography_markup(app, pagename, templatename, context, doctree) -> None:
+    # docutils writes the bibliography as <div role="list"> whose children are
+    # not list items, and a deprecated role on every entry: axe-core's
+    # "aria-required-children" (critical) and "aria-deprecated-role". Plain
+    # <div>s with their links are what the entries are.
+    body = context.get("body")
+    if body and "citation-list" in body:
+        context["body"] = _BIBLIOGRAPHY_ROLES.sub(lambda m: m.group(1) or "", body)
+
+
 def setup(app):
     """Register the static paths, the site CSS/JS and the search language."""
     app.connect("config-inited", _repository_buttons)
     app.connect("builder-inited", _add_static_paths)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)
     app.connect("html-page-context", _drop_unused_widget_scripts, priority=900)
+    app.connect("html-page-context", _plain_bibliography_markup)
     app.add_css_file("site.css")
     # Before the page's own scripts (priority 500): site.js configures
     # require.js, which myst-nb loads on pages with widgets.

@@ -4,7 +4,7 @@
     python scripts/tasks.py book --no-solutions   # for a class: _build/student/_build/html
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
     python scripts/tasks.py test --fast 03   # unit tests + chapter 3's notebook, homework, page
-    python scripts/tasks.py lab     # JupyterLab on the chapters, live widgets
+    python scripts/tasks.py lab     # JupyterLab on copies of the chapters (my-notebooks/)
     python scripts/tasks.py lock    # regenerate requirements.txt from requirements.in
 
 Each command first creates (or reuses) the virtual environment ``.venv`` from
@@ -294,9 +294,33 @@ def cmd_test(argv: list[str]) -> None:
         sys.exit(returncode)
 
 
+LAB = ROOT / "my-notebooks"
+
+
+def lab_copies() -> list[Path]:
+    """Copy each chapter notebook into ``my-notebooks/`` unless a copy is already there.
+
+    JupyterLab then works on the copies: a student's saved outputs and edits
+    never touch the tracked ``chapters/`` (which are committed clean and
+    checked by ``scripts/sync_notebooks.py --check``), and a later run keeps
+    the student's work. Returns the notebooks copied now.
+    """
+    LAB.mkdir(exist_ok=True)
+    copied = []
+    for notebook in sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb")):
+        target = LAB / notebook.name
+        if not target.exists():
+            shutil.copy2(notebook, target)
+            copied.append(target)
+    return copied
+
+
 def cmd_lab(argv: list[str]) -> None:
     python = ensure_venv()
-    _run(python, "-m", "jupyterlab", "--notebook-dir", ROOT / "chapters", *argv)
+    copied = lab_copies()
+    print(f"JupyterLab opens your copies in {LAB} ({len(copied)} new); "
+          "delete one there to start that chapter afresh.", flush=True)
+    _run(python, "-m", "jupyterlab", "--notebook-dir", LAB, *argv)
 
 
 def cmd_lock(argv: list[str]) -> None:

@@ -51,3 +51,21 @@ def test_ci_runs_the_readme_test_command():
     command = "python scripts/tasks.py test"
     assert command in readme, "README.md must give the test command"
     assert command.replace("python ", "") in ci, ".ci/run must call the README's test command"
+
+
+def test_lab_works_on_copies_and_keeps_a_students_edits(tmp_path, monkeypatch):
+    """`tasks.py lab` opens copies in my-notebooks/, never the tracked chapters (UX review D13)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import tasks
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    monkeypatch.setattr(tasks, "LAB", tmp_path / "my-notebooks")
+    chapters = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
+    copied = tasks.lab_copies()
+    assert [p.name for p in copied] == [p.name for p in chapters]
+    edited = copied[0]
+    edited.write_text("a student's saved work", encoding="utf-8")
+    assert tasks.lab_copies() == []                      # nothing copied again
+    assert edited.read_text(encoding="utf-8") == "a student's saved work"
+    assert chapters[0].read_bytes() != edited.read_bytes()

@@ -4,6 +4,8 @@ document.addEventListener("DOMContentLoaded", () => {
     option.setAttribute("role", "button");
     option.setAttribute("tabindex", "0");
     option.setAttribute("aria-expanded", "false");
+    // The verdict and feedback that appear are announced by screen readers.
+    option.setAttribute("aria-live", "polite");
     const reveal = () => {
       option.classList.add("self-check-revealed");
       option.setAttribute("aria-expanded", "true");

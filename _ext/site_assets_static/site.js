@@ -42,4 +42,18 @@
   }
   installHub();
   document.addEventListener("DOMContentLoaded", installHub);
+
+  // 3. The theme's header buttons carry an aria-label ("Search") that does not
+  //    contain their visible text ("Search Ctrl+K"), which fails WCAG 2.5.3
+  //    (label in name). Where a button shows text, let that text be its name.
+  function nameButtonsByTheirText() {
+    for (const element of document.querySelectorAll("button[aria-label], a[aria-label]")) {
+      const visible = (element.innerText || "").replace(/\s+/g, " ").trim();
+      const label = element.getAttribute("aria-label") || "";
+      if (visible && !label.toLowerCase().includes(visible.toLowerCase())) {
+        element.removeAttribute("aria-label");
+      }
+    }
+  }
+  document.addEventListener("DOMContentLoaded", nameButtonsByTheirText);
 })();
