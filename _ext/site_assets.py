@@ -189,6 +189,26 @@ def _plain_bibliography_markup(app, pagename, templatename, context, doctree) ->
         context["body"] = _BIBLIOGRAPHY_ROLES.sub(lambda m: m.group(1) or "", body)
 
 
+_DEFINITION_TERM = re.compile(r"(<dt\b[^>]*>)(.*?)(</dt>)", re.S)
+_TEXT_RUN = re.compile(r">([^<]+)<")
+
+
+def _mark_chinese_terms(app, pagename, templatename, context, doctree) -> None:
+    # Glossary terms carry their Chinese name: marked lang="zh" (WCAG 3.1.2) so
+    # a screen reader switches voice and the CJK font stack of site.css applies.
+    body = context.get("body")
+    if not body or "<dt" not in body or not _CJK_RUN.search(body):
+        return
+
+    def text(match):
+        return ">" + _CJK_RUN.sub(lambda m: f'<span lang="zh">{m.group(0)}</span>', match.group(1)) + "<"
+
+    def term(match):
+        return match.group(1) + _TEXT_RUN.sub(text, ">" + match.group(2) + "<")[1:-1] + match.group(3)
+
+    context["body"] = _DEFINITION_TERM.sub(term, body)
+
+
 def setup(app):
     """Register the static paths, the site CSS/JS and the search language."""
     app.connect("config-inited", _repository_buttons)
@@ -196,6 +216,7 @@ def setup(app):
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)
     app.connect("html-page-context", _drop_unused_widget_scripts, priority=900)
     app.connect("html-page-context", _plain_bibliography_markup)
+    app.connect("html-page-context", _mark_chinese_terms)
     app.add_css_file("site.css")
     # Before the page's own scripts (priority 500): site.js configures
     # require.js, which myst-nb loads on pages with widgets.
