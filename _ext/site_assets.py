@@ -35,6 +35,7 @@ from sphinx.search.en import SearchEnglish
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "site_assets_static"
+SITE_ROOT = HERE / "site_root"
 # Han, Hiragana, Katakana, Hangul: scripts written without spaces between words.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
@@ -133,6 +134,10 @@ def _add_static_paths(app) -> None:
     for path in (str(vendor), str(STATIC)):
         if path not in app.config.html_static_path:
             app.config.html_static_path.append(path)
+    # /favicon.ico at the site's root (a PNG inside), for the redirecting
+    # index.html and any page a browser asks before it reads <link rel=icon>.
+    if str(SITE_ROOT) not in app.config.html_extra_path:
+        app.config.html_extra_path.append(str(SITE_ROOT))
 
 
 def _drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> None:
@@ -176,7 +181,8 @@ def _drop_unused_widget_scripts(app, pagename, templatename, context, doctree) -
                   and (getattr(script, "filename", None) or "") not in widget_js]
 
 
-_BIBLIOGRAPHY_ROLES = re.compile(r'(<div class="citation-list") role="list"|\s+role="doc-biblioentry"')
+_BIBLIOGRAPHY_ROLES = re.compile(r'(?<=<div) role="list"(?= class="citation-list")'
+                                 r'|(?<=class="citation-list") role="list"|\s+role="doc-biblioentry"')
 
 
 def _plain_bibliography_markup(app, pagename, templatename, context, doctree) -> None:
@@ -186,7 +192,7 @@ def _plain_bibliography_markup(app, pagename, templatename, context, doctree) ->
     # <div>s with their links are what the entries are.
     body = context.get("body")
     if body and "citation-list" in body:
-        context["body"] = _BIBLIOGRAPHY_ROLES.sub(lambda m: m.group(1) or "", body)
+        context["body"] = _BIBLIOGRAPHY_ROLES.sub("", body)
 
 
 _DEFINITION_TERM = re.compile(r"(<dt\b[^>]*>)(.*?)(</dt>)", re.S)
