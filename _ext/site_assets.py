@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from docutils import nodes
 from sphinx.errors import ExtensionError
 from sphinx.search.en import SearchEnglish
 
@@ -215,6 +216,30 @@ def _mark_chinese_terms(app, pagename, templatename, context, doctree) -> None:
     context["body"] = _DEFINITION_TERM.sub(term, body)
 
 
+def _image_alt_from_output_metadata() -> None:
+    # myst-nb takes only width and height from an output's metadata; the
+    # course's kernels also put a text alternative there (mlcore._figure_text),
+    # which becomes the <img alt> instead of the image's file name. A cell's
+    # own `mystnb: image: alt:` still wins.
+    from myst_nb.core.render import NbElementRenderer
+
+    original = getattr(NbElementRenderer.render_image, "__wrapped__", NbElementRenderer.render_image)
+
+    def render_image(self, data):
+        rendered = original(self, data)
+        alt = (data.output_metadata.get(data.mime_type) or {}).get("alt")
+        cell_alt = self.renderer.get_cell_level_config(
+            "render_image_options", data.cell_metadata, line=data.line).get("alt")
+        if alt and not cell_alt:
+            for node in rendered:
+                for image in node.findall(nodes.image):
+                    image["alt"] = str(alt)
+        return rendered
+
+    render_image.__wrapped__ = original
+    NbElementRenderer.render_image = render_image
+
+
 def setup(app):
     """Register the static paths, the site CSS/JS and the search language."""
     app.connect("config-inited", _repository_buttons)
@@ -228,4 +253,5 @@ def setup(app):
     # require.js, which myst-nb loads on pages with widgets.
     app.add_js_file("site.js", priority=450)
     app.add_search_language(SearchEnglishWithCJK)
+    _image_alt_from_output_metadata()
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -87,15 +87,22 @@ def _env() -> dict:
 def _kernel_profile() -> Path:
     """An IPython directory of the project's own for the kernels the build and tests start.
 
-    Two reasons: a reader's ``~/.ipython`` startup files must not change what
-    the book computes, and ipykernel's own log level is set here (ERROR) to
+    Three reasons: every inline figure gets its text alternative; a reader's
+    ``~/.ipython`` startup files must not change what the book computes; and
+    ipykernel's own log level is set here (ERROR) to
     drop its "Kernel is running over TCP without encryption" warning, printed
     once per notebook: the kernels talk to the build over 127.0.0.1 only.
     """
     profile = BUILD / "ipython" / "profile_default"
     config = profile / "ipython_kernel_config.py"
+    # Every inline figure carries a text alternative (its titles and axis
+    # labels, mlcore._figure_text) that becomes the website's <img alt>.
     text = ("# Written by scripts/tasks.py for the kernels of the build and the tests.\n"
-            "c.IPKernelApp.log_level = 'ERROR'\n")
+            "c.IPKernelApp.log_level = 'ERROR'\n"
+            "c.InteractiveShellApp.exec_lines = [\n"
+            "    'from mlcore._figure_text import install_notebook_alt_text as _alt',\n"
+            "    '_alt(); del _alt',\n"
+            "]\n")
     if not config.exists() or config.read_text() != text:
         profile.mkdir(parents=True, exist_ok=True)
         config.write_text(text)

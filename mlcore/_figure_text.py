@@ -1,0 +1,99 @@
+"""Text alternatives for figures: what a screen reader says instead of a picture.
+
+Every figure of the course has a title and labelled axes (CONTRIBUTING.md), so
+a useful description can be read off the figure itself: its title, then each
+panel's title and axis labels. :func:`describe_figure` does that;
+:func:`install_notebook_alt_text` makes every figure a notebook shows carry it
+as the PNG's ``alt`` metadata, which the website's ``<img alt>`` then uses
+(``_ext/site_assets.py``), and the explorable figures put it before their
+values.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["describe_figure", "install_notebook_alt_text"]
+
+_TEX = re.compile(r"\$([^$]*)\$")
+_SPACE = re.compile(r"\s+")
+
+
+def _plain(text: str) -> str:
+    """Label text without TeX dollars and braces, on one line."""
+    text = _TEX.sub(lambda m: m.group(1).replace("\\", "").replace("{", "").replace("}", ""), text)
+    return _SPACE.sub(" ", text).strip()
+
+
+def describe_figure(figure, *, max_panels: int = 6) -> str:
+    """Describe a Matplotlib figure in one sentence or a few, from its titles and labels.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        The figure to describe.
+    max_panels : int, default=6
+        Panels (axes with something drawn) described one by one; more are
+        counted, not described.
+
+    Returns
+    -------
+    str
+        ``"<suptitle>. Panel 1: <title> (x: <label>; y: <label>). ..."``;
+        ``"Figure"`` when it has no text at all. Colour bars and empty axes are
+        left out.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1], [1, 0]); _ = ax.set(title="Loss against step", xlabel="step", ylabel="$J(\\\\theta)$")
+    >>> describe_figure(fig)
+    'Loss against step (x: step; y: J(theta)).'
+    >>> plt.close(fig)
+    """
+    if not isinstance(max_panels, int) or isinstance(max_panels, bool) or max_panels < 1:
+        raise ValueError(f"max_panels must be a whole number >= 1, got {max_panels!r}.")
+    parts = []
+    suptitle = getattr(figure, "_suptitle", None)
+    if suptitle is not None and suptitle.get_text().strip():
+        parts.append(_plain(suptitle.get_text()) + ".")
+    panels = [ax for ax in figure.axes
+              if ax.get_visible() and ax.axison and ax.get_label() != "<colorbar>"
+              and (ax.lines or ax.collections or ax.patches or ax.images or ax.texts)]
+    for i, ax in enumerate(panels[:max_panels]):
+        title = _plain(ax.get_title() or ax.get_title("left") or ax.get_title("right"))
+        labels = [f"{name}: {_plain(text)}" for name, text in
+                  (("x", ax.get_xlabel()), ("y", ax.get_ylabel())) if text.strip()]
+        described = title + (f" ({'; '.join(labels)})" if labels else "")
+        if not described:
+            continue
+        prefix = f"Panel {i + 1}: " if len(panels) > 1 else ""
+        parts.append(prefix + described + ".")
+    if len(panels) > max_panels:
+        parts.append(f"And {len(panels) - max_panels} more panels.")
+    return " ".join(parts) or "Figure"
+
+
+def install_notebook_alt_text() -> None:
+    """Give every figure a notebook shows inline its :func:`describe_figure` text as ``alt``.
+
+    Wraps matplotlib-inline's figure metadata so each displayed PNG carries
+    ``{"image/png": {"alt": ...}}``. The course's build runs it in every
+    kernel it starts (``scripts/tasks.py`` writes it into the kernels' IPython
+    profile); it changes nothing that a notebook computes or shows.
+    """
+    from matplotlib_inline import backend_inline
+
+    original = getattr(backend_inline._fetch_figure_metadata, "__wrapped__",
+                       backend_inline._fetch_figure_metadata)
+
+    def with_alt(fig):
+        metadata = dict(original(fig) or {})
+        metadata.setdefault("image/png", {})["alt"] = describe_figure(fig)
+        return metadata
+
+    with_alt.__wrapped__ = original
+    backend_inline._fetch_figure_metadata = with_alt
