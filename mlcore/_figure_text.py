@@ -17,12 +17,37 @@ __all__ = ["describe_figure", "install_notebook_alt_text"]
 
 _TEX = re.compile(r"\$([^$]*)\$")
 _SPACE = re.compile(r"\s+")
+_GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta kappa lambda mu nu xi pi rho "
+          "sigma tau phi varphi chi psi omega Gamma Delta Theta Lambda Pi Sigma Phi Psi Omega").split()
+_SYMBOLS = {name: chr(code) for name, code in zip(
+    _GREEK, [945, 946, 947, 948, 1013, 949, 950, 951, 952, 954, 955, 956, 957, 958, 960, 961,
+             963, 964, 981, 966, 967, 968, 969, 915, 916, 920, 923, 928, 931, 934, 936, 937])}
+_SYMBOLS.update({"le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "times": "×", "cdot": "·",
+                 "infty": "∞", "pm": "±", "approx": "≈", "ne": "≠", "to": "→"})
+_ACCENT = re.compile(r"\\(hat|bar|tilde|sqrt)\{([^{}]*)\}")
+_COMMAND = re.compile(r"\\([A-Za-z]+)\s*")
+_NAME = re.compile(r"\\([A-Za-z]+)")
+_DROPPED = {"mathrm", "mathbf", "mathcal", "mathbb", "mathsf", "operatorname", "text", "left",
+            "right", "big", "Big", "displaystyle"}
+_ACCENTS = {"hat": "\u0302", "bar": "\u0304", "tilde": "\u0303"}
+
+
+def _tex_to_text(tex: str) -> str:
+    """Readable text for a TeX formula: Greek letters and common symbols as characters."""
+    # Symbols first, keeping their backslash (\\hat{\\varepsilon} -> \\hat{\\ε}) so
+    # that the accent pattern still sees one argument; the rest are then dropped.
+    tex = _NAME.sub(lambda m: "\\" + _SYMBOLS[m.group(1)] if m.group(1) in _SYMBOLS
+                    else m.group(0), tex)
+    tex = _ACCENT.sub(lambda m: f"√({m.group(2)})" if m.group(1) == "sqrt"
+                      else m.group(2) + _ACCENTS[m.group(1)], tex)
+    tex = _COMMAND.sub(lambda m: "" if m.group(1) in _DROPPED else m.group(1) + " ", tex)
+    tex = tex.replace("\\", "")
+    return tex.replace("{", "").replace("}", "")
 
 
 def _plain(text: str) -> str:
-    """Label text without TeX dollars and braces, on one line."""
-    text = _TEX.sub(lambda m: m.group(1).replace("\\", "").replace("{", "").replace("}", ""), text)
-    return _SPACE.sub(" ", text).strip()
+    """Label text with its TeX made readable, on one line."""
+    return _SPACE.sub(" ", _TEX.sub(lambda m: _tex_to_text(m.group(1)), text)).strip()
 
 
 def describe_figure(figure, *, max_panels: int = 6) -> str:
@@ -51,7 +76,7 @@ def describe_figure(figure, *, max_panels: int = 6) -> str:
     >>> fig, ax = plt.subplots()
     >>> _ = ax.plot([0, 1], [1, 0]); _ = ax.set(title="Loss against step", xlabel="step", ylabel="$J(\\\\theta)$")
     >>> describe_figure(fig)
-    'Loss against step (x: step; y: J(theta)).'
+    'Loss against step (x: step; y: J(θ)).'
     >>> plt.close(fig)
     """
     if not isinstance(max_panels, int) or isinstance(max_panels, bool) or max_panels < 1:

@@ -19,7 +19,7 @@ def test_a_multi_panel_figure_is_described_panel_by_panel():
     image = axes[1].imshow(np.eye(2)); fig.colorbar(image)
     text = describe_figure(fig)
     plt.close(fig)
-    assert text == ("Bias and variance of hatvarepsilon_K. Panel 1: Bias (x: K; y: bias). "
+    assert text == ("Bias and variance of ε̂_K. Panel 1: Bias (x: K; y: bias). "
                     "Panel 2: Variance (x: K).")
 
 
@@ -32,6 +32,19 @@ def test_a_figure_without_text_is_still_named_and_panels_are_capped():
     fig, ax = plt.subplots()
     ax.plot([0, 1])
     assert describe_figure(fig) == "Figure"
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("label, text", [
+    (r"$1/\sqrt{m}$", "1/√(m)"),
+    (r"gap $\gamma \le 0.1$", "gap γ ≤ 0.1"),
+    (r"$\mathrm{VC}(\mathcal{H})$", "VC(H)"),
+    (r"$\hat{\theta}$ and $\bar x$", "θ̂ and bar x"),
+])
+def test_tex_in_labels_reads_as_text(label, text):
+    fig, ax = plt.subplots()
+    ax.plot([0, 1]); ax.set_title(label)
+    assert describe_figure(fig) == text + "."
     plt.close(fig)
 
 
