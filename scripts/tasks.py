@@ -16,6 +16,7 @@ changes (their hash is stored in ``.venv/requirements.sha256``).
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -304,21 +305,43 @@ def cmd_test(argv: list[str]) -> None:
 LAB = ROOT / "my-notebooks"
 
 
+def _notebook_text():
+    """mlcore/_notebook_text.py, loaded by path: it needs only the standard library,
+    and this script may run on a Python without mlcore's dependencies."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_notebook_text", ROOT / "mlcore" / "_notebook_text.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def lab_copies() -> list[Path]:
-    """Copy each chapter notebook into ``my-notebooks/`` unless a copy is already there.
+    """Write each chapter notebook into ``my-notebooks/`` unless a copy is already there.
 
     JupyterLab then works on the copies: a student's saved outputs and edits
     never touch the tracked ``chapters/`` (which are committed clean and
     checked by ``scripts/sync_notebooks.py --check``), and a later run keeps
-    the student's work. Returns the notebooks copied now.
+    the student's work. The copies' Markdown is plain Markdown
+    (``mlcore._notebook_text``): JupyterLab shows MyST directives as raw
+    text and a self-check's key as a ticked box. Returns the notebooks
+    written now.
     """
+    text = _notebook_text()
+    bibliography = text.read_bibliography(ROOT / "chapters" / "references.bib")
     LAB.mkdir(exist_ok=True)
     copied = []
     for notebook in sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb")):
         target = LAB / notebook.name
-        if not target.exists():
-            shutil.copy2(notebook, target)
-            copied.append(target)
+        if target.exists():
+            continue
+        content = json.loads(notebook.read_text(encoding="utf-8"))
+        for cell in content["cells"]:
+            if cell["cell_type"] == "markdown":
+                source = "".join(cell["source"])
+                cell["source"] = text.plain_markdown(source, bibliography).splitlines(keepends=True)
+        target.write_text(json.dumps(content, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        copied.append(target)
     return copied
 
 

@@ -69,3 +69,32 @@ def test_lab_works_on_copies_and_keeps_a_students_edits(tmp_path, monkeypatch):
     assert tasks.lab_copies() == []                      # nothing copied again
     assert edited.read_text(encoding="utf-8") == "a student's saved work"
     assert chapters[0].read_bytes() != edited.read_bytes()
+
+
+def test_lab_copies_show_no_myst_markup_and_no_self_check_key(tmp_path, monkeypatch):
+    """JupyterLab renders the copies: no raw directive or role, no ticked key (UX review D3)."""
+    import json
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import tasks
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    monkeypatch.setattr(tasks, "LAB", tmp_path / "my-notebooks")
+    copies = tasks.lab_copies()
+    raw = re.compile(r"^[`:]{3,}\{|\{[\w:-]+\}`|^\s*[-*] \[[xX ]\]|^\([\w-]+\)=\s*$", re.M)
+    problems, answers = [], 0
+    for copy in copies:
+        original = json.loads((ROOT / "chapters" / copy.name).read_text(encoding="utf-8"))
+        content = json.loads(copy.read_text(encoding="utf-8"))
+        assert [c["cell_type"] for c in content["cells"]] == [c["cell_type"] for c in original["cells"]]
+        for cell, before in zip(content["cells"], original["cells"]):
+            if cell["cell_type"] == "code":
+                assert cell["source"] == before["source"]     # code is never rewritten
+                continue
+            text = "".join(cell["source"])
+            problems += [f"{copy.name}: {m.group(0)!r}" for m in raw.finditer(text)]
+            assert text.count("<details>") == text.count("</details>")
+            answers += text.count("<summary>Answer</summary>")
+    assert not problems, problems[:10]
+    assert answers >= 100          # every self-check keeps its key, folded

@@ -1,0 +1,227 @@
+"""The chapters' Markdown as plain Markdown that any notebook front end renders.
+
+The website reads the chapters' MyST: directives (``self-check``, ``prf:theorem``,
+``exercise``, ``solution-start`` ...) and roles (``{cite}``, ``{term}``,
+``{prf:ref}``). JupyterLab, Colab and VS Code render CommonMark with a little
+HTML, and show MyST as raw text; worse, a self-check's key ``- [x]`` renders as
+a ticked box, giving the quiz away. :func:`plain_markdown` rewrites one
+Markdown cell into what they render: a self-check becomes its question, its
+options and a closed ``<details>`` holding the key; theorems and exercises
+become quoted paragraphs with a bold heading; citations read "(Efron 1983)";
+labels become HTML anchors that cross-references link to.
+
+It is used for the notebooks students open (``scripts/tasks.py lab``), never
+for the website, whose source stays MyST. (``jupyterlab-myst`` was the other
+route: its release 2.7.0 declares itself incompatible with JupyterLab 4.6,
+and it renders neither ``self-check`` nor the gated solutions.)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+__all__ = ["plain_markdown", "read_bibliography"]
+
+_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>.*?)\s*$")
+_OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):\s*(?P<value>.*?)\s*$")
+_SELF_CHECK_OPTION = re.compile(
+    r"^\s*[-*]\s+\[(?P<mark>[ xX])\]\s+(?P<text>.+?)(?:\s+~\s+(?P<feedback>.+))?\s*$")
+_LEADING_VERDICT = re.compile(r"^(?:Yes|No|Right|Wrong):\s*")
+_TARGET = re.compile(r"^\((?P<label>[\w:.-]+)\)=\s*$", re.M)
+_ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<text>[^`]*)`")
+_EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+_EQUATION_LABEL = re.compile(r"(\$\$)\s*\((?P<label>[\w:.-]+)\)\s*$", re.M)
+
+_KINDS = {"prf:theorem": "Theorem", "prf:lemma": "Lemma", "prf:corollary": "Corollary",
+          "prf:proposition": "Proposition", "prf:definition": "Definition",
+          "prf:example": "Example", "prf:remark": "Remark", "prf:algorithm": "Algorithm",
+          "prf:conjecture": "Conjecture", "prf:axiom": "Axiom", "prf:observation": "Observation",
+          "prf:property": "Property", "prf:criterion": "Criterion", "prf:assumption": "Assumption"}
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def read_bibliography(path) -> dict[str, str]:
+    """Map each BibTeX key of a file to a short author-year name.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.bib`` file.
+
+    Returns
+    -------
+    dict
+        ``{key: "Efron and Tibshirani 1997"}``; "et al." after the first of
+        three or more authors; a missing field leaves the key itself.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> bib = pathlib.Path(tempfile.mkdtemp()) / "r.bib"
+    >>> _ = bib.write_text("@book{hastie2009,\\n author = {Hastie, Trevor and Tibshirani, "
+    ...                    "Robert and Friedman, Jerome},\\n year = {2009}}\\n")
+    >>> read_bibliography(bib)
+    {'hastie2009': 'Hastie et al. 2009'}
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    names = {}
+    for entry in re.split(r"(?m)^@", text)[1:]:
+        key = re.match(r"\s*\w+\s*\{\s*([^,\s]+)\s*,", entry)
+        if not key:
+            continue
+        author = re.search(r"(?i)\bauthor\s*=\s*[{\"](.*?)[}\"]\s*,?\s*$", entry, re.M | re.S)
+        year = re.search(r"(?i)\byear\s*=\s*[{\"]?(\d{4})", entry)
+        if not (author and year):
+            names[key.group(1)] = key.group(1)
+            continue
+        people = [p.strip() for p in re.split(r"\s+and\s+", author.group(1).replace("\n", " ")) if p.strip()]
+        last = [(p.split(",")[0] if "," in p else p.split()[-1]).strip("{} ") for p in people]
+        who = (last[0] if len(last) == 1 else f"{last[0]} and {last[1]}" if len(last) == 2
+               else f"{last[0]} et al.")
+        names[key.group(1)] = f"{who} {year.group(1)}"
+    return names
+
+
+def _roles(text: str, bibliography: dict[str, str]) -> str:
+    def role(match):
+        name, body = match.group("role"), match.group("text")
+        explicit = _EXPLICIT.match(body)
+        shown, target = (explicit.group("text"), explicit.group("target")) if explicit else (body, body)
+        if name in ("cite", "cite:p", "cite:ps"):
+            return "(" + "; ".join(bibliography.get(k.strip(), k.strip()) for k in body.split(",")) + ")"
+        if name in ("cite:t", "cite:ts"):
+            cited = []
+            for key in body.split(","):
+                found = bibliography.get(key.strip(), key.strip())
+                who, _, year = found.rpartition(" ")
+                cited.append(f"{who} ({year})" if who and year.isdigit() else found)
+            return "; ".join(cited)
+        if name in ("prf:ref", "ref", "numref", "eq"):
+            return f"[{shown}](#{target})"
+        if name == "math":
+            return f"${body}$"
+        return shown      # term, doc, abbr, glue and the like: their text
+    return _ROLE.sub(role, text)
+
+
+def _self_check(question: str, body: list[str]) -> list[str]:
+    options = [_SELF_CHECK_OPTION.match(line) for line in body if line.strip()]
+    if not options or any(o is None for o in options):
+        raise ValueError(f"self-check {question!r}: every option line must read "
+                         "'- [x] text ~ feedback' or '- [ ] text ~ feedback'.")
+    lines = [f"**Check yourself.** {question}", ""]
+    lines += [f"- ({_LETTERS[i]}) {o['text']}" for i, o in enumerate(options)]
+    key = ", ".join(f"({_LETTERS[i]})" for i, o in enumerate(options) if o["mark"] in "xX")
+    lines += ["", "<details><summary>Answer</summary>", "", f"**{key}.**", ""]
+    for i, o in enumerate(options):
+        verdict = "Correct." if o["mark"] in "xX" else "Not quite."
+        feedback = _LEADING_VERDICT.sub("", o["feedback"] or "")
+        feedback = feedback[:1].upper() + feedback[1:]
+        lines.append(f"- ({_LETTERS[i]}) {verdict} {feedback}".rstrip())
+    return lines + ["", "</details>"]
+
+
+def _quoted(heading: str, body: list[str]) -> list[str]:
+    lines = [f"**{heading}**", ""] + body
+    return [("> " + line).rstrip() for line in lines]
+
+
+def _directive(name: str, arg: str, options: dict[str, str], body: list[str]) -> list[str]:
+    anchor = [f'<a id="{options["label"]}"></a>', ""] if "label" in options else []
+    if name == "self-check":
+        return _self_check(arg, body)
+    if name in _KINDS:
+        return anchor + _quoted(f"{_KINDS[name]}" + (f" ({arg})." if arg else "."), body)
+    if name == "prf:proof":
+        return _quoted("Proof.", body + ["", "∎"])
+    if name == "exercise":
+        label = f" `{options['label']}`" if "label" in options else ""
+        return anchor + _quoted(f"Exercise{label}" + (f": {arg}." if arg else "."), body)
+    if name == "solution":
+        return (["<details><summary>Solution" + (f" to `{arg}`" if arg else "") + "</summary>", ""]
+                + body + ["", "</details>"])
+    if name == "solution-start":
+        return [f"**Solution to `{arg}`** (the cells below, to the end of the solution)."]
+    if name == "solution-end":
+        return ["*End of the solution.*"]
+    if name == "dropdown":
+        return ["<details><summary>" + (arg or "More") + "</summary>", ""] + body + ["", "</details>"]
+    title = arg or name.split(":")[-1].capitalize()
+    return anchor + _quoted(title + ("" if title.endswith((".", "?", "!")) else "."), body)
+
+
+def _blocks(lines: list[str], bibliography: dict[str, str]) -> list[str]:
+    out, i = [], 0
+    while i < len(lines):
+        opening = _OPEN.match(lines[i])
+        if not opening:
+            out.append(lines[i])
+            i += 1
+            continue
+        fence = opening["fence"]
+        end = i + 1
+        while end < len(lines) and not re.fullmatch(
+                rf"\s*{re.escape(fence[0])}{{{len(fence)},}}\s*", lines[end]):
+            end += 1
+        body = lines[i + 1:end]
+        options = {}
+        while body and _OPTION.match(body[0]):
+            option = _OPTION.match(body.pop(0))
+            options[option["key"]] = option["value"]
+        body = _blocks(body, bibliography)
+        out += _directive(opening["name"], opening["arg"], options, body)
+        i = end + 1
+    return out
+
+
+def plain_markdown(source: str, bibliography: dict[str, str] | None = None) -> str:
+    """Rewrite one MyST Markdown cell as CommonMark with a little HTML.
+
+    Parameters
+    ----------
+    source : str
+        The cell's source.
+    bibliography : dict, optional
+        BibTeX key -> short name (:func:`read_bibliography`); without it a
+        citation shows its key.
+
+    Returns
+    -------
+    str
+        The cell with every directive and role rewritten (see the module's
+        docstring); text, math and code are unchanged.
+
+    Raises
+    ------
+    ValueError
+        On a self-check whose option lines cannot be read.
+
+    Examples
+    --------
+    >>> print(plain_markdown(":::{self-check} Which maps log-odds to a probability?\\n"
+    ...                      "- [ ] The logit. ~ No: it goes the other way.\\n"
+    ...                      "- [x] The sigmoid. ~ Yes: it inverts the logit.\\n:::"))
+    **Check yourself.** Which maps log-odds to a probability?
+    <BLANKLINE>
+    - (a) The logit.
+    - (b) The sigmoid.
+    <BLANKLINE>
+    <details><summary>Answer</summary>
+    <BLANKLINE>
+    **(b).**
+    <BLANKLINE>
+    - (a) Not quite. It goes the other way.
+    - (b) Correct. It inverts the logit.
+    <BLANKLINE>
+    </details>
+    >>> plain_markdown("As {cite}`efron1983` shows, see {prf:ref}`thm-a`.", {"efron1983": "Efron 1983"})
+    'As (Efron 1983) shows, see [thm-a](#thm-a).'
+    """
+    if not isinstance(source, str):
+        raise TypeError(f"source must be a str, got {type(source).__name__}.")
+    bibliography = bibliography or {}
+    text = _TARGET.sub(lambda m: f'<a id="{m["label"]}"></a>', source)
+    text = _EQUATION_LABEL.sub(r"\1", text)
+    text = "\n".join(_blocks(text.split("\n"), bibliography))
+    return _roles(text, bibliography)
