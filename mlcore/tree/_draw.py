@@ -12,6 +12,7 @@ import numpy as np
 
 from .._validation import check_int
 from ..widgets import InteractiveFigure
+from ._inspect import _check_class_names, _deep_recursion
 from ._tree import DecisionTreeClassifier
 
 
@@ -40,8 +41,14 @@ def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
         Shown instead of the fitted column names.
     class_names : dict, optional
         Display name for each class label.
-    width : int, optional
+    width : int >= 1, optional
         Width in pixels; by default 110 per leaf.
+
+    Raises
+    ------
+    TypeError, ValueError
+        When ``feature_names`` is not one name per feature, ``class_names``
+        not a dict, or ``width`` not an integer >= 1.
 
     Returns
     -------
@@ -58,9 +65,10 @@ def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
     """
     if not isinstance(tree, DecisionTreeClassifier) or not hasattr(tree, "tree_"):
         raise ValueError("tree must be a fitted mlcore.tree.DecisionTreeClassifier.")
-    names = class_names or {}
+    feature_names = tree._check_feature_names(feature_names)
+    names = _check_class_names(class_names)
     leaves = tree.n_leaves()
-    width = width or max(220, 110 * leaves)
+    width = max(220, 110 * leaves) if width is None else check_int(width, "width", low=1)
     level_height = 92
     height = level_height * (tree.depth() + 1) + 20
     positions, elements = {}, []
@@ -102,8 +110,9 @@ def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
         elements.append(f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="9" text-anchor="middle" '
                         f'fill="#444">{html.escape(counts)}</text>')
 
-    place(tree.tree_, 0, width, 0)
-    draw(tree.tree_)
+    with _deep_recursion(tree.depth()):
+        place(tree.tree_, 0, width, 0)
+        draw(tree.tree_)
     body = "\n".join(elements)
     return TreeDrawing(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
                        f'viewBox="0 0 {width} {height}" font-family="sans-serif" '
