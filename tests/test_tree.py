@@ -424,3 +424,37 @@ def test_plot_tree_and_threshold_gains_check_their_arguments():
         threshold_gains(["a", "b"], [0, 1])
     with pytest.raises(TypeError, match="sample_weight must hold numbers"):
         entropy([0, 1], sample_weight=["a", "b"])
+
+
+def test_pruning_inside_cross_validation_with_validation_fraction():
+    """Finding 45: a pruned tree fitted by fit(X, y) alone, so cross_val_score and GridSearchCV can use it."""
+    from sklearn.model_selection import cross_val_score
+
+    X, y = load_breast_cancer(return_X_y=True)
+    pruned = DecisionTreeClassifier(pruning="post", validation_fraction=0.3, random_state=0)
+    scores = cross_val_score(pruned, X, y, cv=3)
+    assert scores.shape == (3,) and scores.min() > 0.8
+    a = pruned.fit(X, y)
+    assert a.n_leaves() < DecisionTreeClassifier().fit(X, y).n_leaves()
+    assert a.n_leaves() == DecisionTreeClassifier(pruning="post", validation_fraction=0.3,
+                                                  random_state=0).fit(X, y).n_leaves()
+    with pytest.raises(ValueError, match="validation_fraction"):
+        DecisionTreeClassifier(pruning="post", validation_fraction=1.5).fit(X, y)
+    with pytest.raises(ValueError, match="or validation_fraction"):
+        DecisionTreeClassifier(pruning="pre").fit(X, y)
+
+
+def test_oblique_tree_reports_which_candidate_won():
+    """Finding 36: on watermelon 3.0alpha the root split is a grid direction, the second the node's LDA."""
+    from mlcore.lda import FisherLDA
+
+    frame = read_data_file("watermelon3a.csv")
+    X, y = frame.iloc[:, 1:3].to_numpy(float), (frame.iloc[:, 3] == "是").to_numpy(int)
+    splits = ObliqueTreeClassifier().fit(X, y).splits()
+    assert [s[3] for s in splits] == ["grid", "lda"]
+    assert np.isclose(np.degrees(np.arctan2(splits[0][1][1], splits[0][1][0])) % 180, 106.0)
+    side = X @ splits[0][1] + splits[0][2] > 0
+    node_X, node_y = X[~side], y[~side]                        # the left child, where the second split is
+    target = (node_y == np.argmax(np.bincount(node_y))).astype(int)
+    w = FisherLDA().fit(node_X, target).coef_[0]
+    assert np.isclose(abs(w @ splits[1][1]) / np.linalg.norm(w), 1.0)

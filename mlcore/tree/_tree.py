@@ -15,7 +15,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (check_consistent_length, check_is_fitted, column_or_1d,
                                       validate_data)
 
-from .._validation import check_int, check_option, check_real
+from .._validation import as_random_state, check_int, check_option, check_real
 from ._criteria import _entropy_of, _gini_of, _gini_with_rho, _is_missing, _midpoints, _numeric_column
 from ._inspect import _deep_recursion, _InspectionMixin
 from ._prune import _PruningMixin
@@ -87,6 +87,13 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         :math:`R(T) + \\alpha|\\tilde T|`, :math:`R` the leaves' impurity weighted
         by their shares (entropy for the gain criteria, Gini for ``"gini"``),
         as scikit-learn's ``ccp_alpha``. See :meth:`cost_complexity_pruning_path`.
+    validation_fraction : float in (0, 1) or None, default=None
+        With ``pruning`` and no validation set passed to ``fit``: hold out
+        this share of the training set (stratified, seeded by
+        ``random_state``) as the validation set, so that a pruned tree can be
+        fitted by ``fit(X, y)`` alone, e.g. inside ``cross_val_score``.
+    random_state : int, Generator or None, default=None
+        Seeds the hold-out of ``validation_fraction``.
     categorical_features : "auto" or list, default="auto"
         ``"auto"``: columns of object, string, category or bool dtype are
         discrete, numeric ones continuous. Or a list of column indices or
@@ -118,13 +125,16 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
     """
 
     def __init__(self, criterion="gain", *, max_depth=None, min_samples_split=2, pruning=None,
-                 prune_ties="keep", ccp_alpha=0.0, categorical_features="auto"):
+                 prune_ties="keep", ccp_alpha=0.0, validation_fraction=None, random_state=None,
+                 categorical_features="auto"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.pruning = pruning
         self.prune_ties = prune_ties
         self.ccp_alpha = ccp_alpha
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
         self.categorical_features = categorical_features
 
     # -- input ----------------------------------------------------------------------
@@ -196,13 +206,22 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         check_consistent_length(columns[0], y)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
-        if self.pruning is not None:
+        if self.validation_fraction is not None:
+            check_real(self.validation_fraction, "validation_fraction", low=0, high=1, low_open=True,
+                       high_open=True)
+        if self.pruning is not None and X_val is None and y_val is None and self.validation_fraction is not None:
+            columns, y_index, val = self._hold_out(columns, y_index)
+            self._val = val
+            self._val_rows = list(zip(*val[0]))
+        elif self.pruning is not None:
             if X_val is None or y_val is None:
-                raise ValueError(f"pruning={self.pruning!r} needs a validation set: fit(X, y, X_val, y_val).")
+                raise ValueError(f"pruning={self.pruning!r} needs a validation set: fit(X, y, X_val, y_val), "
+                                 "or validation_fraction to hold one out of (X, y).")
             self._val = (self._columns(X_val, fitting=False), self._encode(y_val))
             check_consistent_length(self._val[0][0], self._val[1])
             self._val_rows = list(zip(*self._val[0]))
         self._X, self._y = columns, y_index
+        y = y_index
         n_val = len(self._val[1]) if self.pruning is not None else 0
         with _deep_recursion(len(y) + n_val):
             self.tree_ = self._grow(np.arange(len(y)), np.ones(len(y)), set(np.flatnonzero(self._discrete)),
@@ -215,6 +234,24 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         for name in ("_val", "_val_rows"):
             self.__dict__.pop(name, None)
         return self
+
+    def _hold_out(self, columns, y_index):
+        """Split off validation_fraction of the rows (stratified when every class has 2 rows)."""
+        from sklearn.model_selection import train_test_split
+
+        rows = np.arange(len(y_index))
+        stratify = y_index if np.bincount(y_index).min() >= 2 else None
+        try:
+            fit_rows, val_rows = train_test_split(rows, test_size=self.validation_fraction, stratify=stratify,
+                                                  random_state=as_random_state(self.random_state))
+        except ValueError:
+            fit_rows, val_rows = train_test_split(rows, test_size=self.validation_fraction,
+                                                  random_state=as_random_state(self.random_state))
+        if len(fit_rows) == 0 or len(val_rows) == 0:
+            raise ValueError(f"validation_fraction={self.validation_fraction} leaves no training or no "
+                             f"validation row of {len(rows)}.")
+        return ([c[fit_rows] for c in columns], y_index[fit_rows],
+                ([c[val_rows] for c in columns], y_index[val_rows]))
 
     def _encode(self, y):
         y = np.asarray(y)
