@@ -454,7 +454,7 @@ def test_oblique_tree_reports_which_candidate_won():
     assert [s[3] for s in splits] == ["grid", "lda"]
     assert np.isclose(np.degrees(np.arctan2(splits[0][1][1], splits[0][1][0])) % 180, 106.0)
     side = X @ splits[0][1] + splits[0][2] > 0
-    node_X, node_y = X[~side], y[~side]                        # the left child, where the second split is
+    node_X, node_y = X[side], y[side]                          # the right child, where the second split is
     target = (node_y == np.argmax(np.bincount(node_y))).astype(int)
     w = FisherLDA().fit(node_X, target).coef_[0]
     assert np.isclose(abs(w @ splits[1][1]) / np.linalg.norm(w), 1.0)
