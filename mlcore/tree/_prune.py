@@ -153,6 +153,34 @@ class _PruningMixin:
             impurities.append(r_branch[id(self.tree_)])
         return np.array(alphas), np.array(impurities)
 
+    def pruned(self, ccp_alpha):
+        """A copy of this fitted tree, cost-complexity pruned at ``ccp_alpha`` (no refit).
+
+        The same tree as refitting with ``ccp_alpha=ccp_alpha``, for the price
+        of a copy: the way to score a whole :meth:`cost_complexity_pruning_path`.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from mlcore.tree import DecisionTreeClassifier
+        >>> X, y = load_iris(return_X_y=True)
+        >>> full = DecisionTreeClassifier().fit(X, y)
+        >>> full.pruned(0.02).n_leaves() == DecisionTreeClassifier(ccp_alpha=0.02).fit(X, y).n_leaves() < full.n_leaves()
+        True
+        """
+        import copy
+
+        from sklearn.utils.validation import check_is_fitted
+
+        from .._validation import check_real
+
+        check_is_fitted(self)
+        ccp_alpha = check_real(ccp_alpha, "ccp_alpha", low=0)
+        tree = copy.deepcopy(self)
+        tree.set_params(ccp_alpha=max(ccp_alpha, self.ccp_alpha))
+        tree._weakest_links(ccp_alpha, prune=True)
+        return tree
+
     def cost_complexity_pruning_path(self, X, y):
         """The effective alphas of CART's minimal cost-complexity pruning, as in scikit-learn.
 
