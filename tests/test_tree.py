@@ -32,7 +32,7 @@ def _melons():
 def test_root_gains_are_the_books():
     X, y = _melons()
     gains = {c: round(information_gain(X[c], y), 3) for c in X.columns}
-    # The book prints 0.109 for 色泽: it rounds the branch entropies before combining them.
+    # The book prints 0.109 for 色泽: it needs Ent(D) rounded to 0.998 as well as the branch entropies (review finding 31).
     assert gains == {"色泽": 0.108, "根蒂": 0.143, "敲声": 0.141, "纹理": 0.381, "脐部": 0.289, "触感": 0.006}
     assert round(entropy(y), 3) == 0.998
 
@@ -171,6 +171,9 @@ def test_fit_on_white_wine_within_ten_times_sklearn():
 def test_figure():
     figure = TreeDepthFigure(n_samples=90)
     assert figure.render(max_depth=5)[:4] == b"\x89PNG"
+    assert figure.render(max_depth=5, pruning="post")[:4] == b"\x89PNG"
+    with pytest.raises(ValueError, match="pruning must be one of"):
+        figure.render(max_depth=5, pruning="pre")
 
 
 def test_oblique_tree_needs_fewer_leaves_for_a_slanted_boundary():
@@ -458,3 +461,11 @@ def test_oblique_tree_reports_which_candidate_won():
     target = (node_y == np.argmax(np.bincount(node_y))).astype(int)
     w = FisherLDA().fit(node_X, target).coef_[0]
     assert np.isclose(abs(w @ splits[1][1]) / np.linalg.norm(w), 1.0)
+
+
+def test_the_books_0109_needs_ent_d_rounded_too():
+    """Finding 31: rounding the branch entropies alone gives 0.108; with Ent(D) = 0.998 too, 0.109."""
+    X, y = _melons()
+    parts = [(np.mean(X["色泽"] == v), entropy(y[(X["色泽"] == v).to_numpy()])) for v in sorted(set(X["色泽"]))]
+    assert round(entropy(y) - sum(p * round(e, 3) for p, e in parts), 3) == 0.108
+    assert round(round(entropy(y), 3) - sum(p * round(e, 3) for p, e in parts), 3) == 0.109

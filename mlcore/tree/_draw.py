@@ -10,7 +10,7 @@ import html
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_int, check_option
 from ..widgets import InteractiveFigure
 from ._inspect import _check_class_names, _deep_recursion
 from ._tree import DecisionTreeClassifier
@@ -129,7 +129,10 @@ class TreeDepthFigure(InteractiveFigure):
     Left, the training points and the regions of a tree of the chosen
     ``max_depth`` (the staircase of axis-parallel splits); right, training
     and validation accuracy against depth, with the chosen depth marked.
-    Control: ``max_depth``. The compute is :class:`DecisionTreeClassifier`.
+    Controls: ``max_depth``, and ``pruning``: ``"none"``, or ``"post"`` for
+    the same tree post-pruned on the validation set (whose validation
+    accuracy is then optimistic: the validation set chose it). The compute is
+    :class:`DecisionTreeClassifier`.
 
     Parameters
     ----------
@@ -141,6 +144,10 @@ class TreeDepthFigure(InteractiveFigure):
     --------
     >>> figure = TreeDepthFigure(n_samples=80)
     >>> figure.render(max_depth=3)[:4] == b"\\x89PNG"
+    True
+    >>> all(p >= v for p, v in zip(figure.pruned_val_acc, figure.val_acc))   # pruning never lowers it
+    True
+    >>> figure.pruned[6].n_leaves() <= figure.trees[6].n_leaves()
     True
     """
 
@@ -158,15 +165,22 @@ class TreeDepthFigure(InteractiveFigure):
         self.grid = np.column_stack([g1.ravel(), g2.ravel()])
         self.depths = np.arange(1, 11)
         self.trees = {d: DecisionTreeClassifier(max_depth=int(d)).fit(self.X, self.y) for d in self.depths}
+        self.pruned = {d: DecisionTreeClassifier(max_depth=int(d), pruning="post").fit(self.X, self.y, self.X_val,
+                                                                                        self.y_val)
+                       for d in self.depths}
         self.train_acc = [self.trees[d].score(self.X, self.y) for d in self.depths]
         self.val_acc = [self.trees[d].score(self.X_val, self.y_val) for d in self.depths]
+        self.pruned_val_acc = [self.pruned[d].score(self.X_val, self.y_val) for d in self.depths]
         self.regions = {d: self.trees[d].predict(self.grid).reshape(g1.shape) for d in self.depths}
+        self.pruned_regions = {d: self.pruned[d].predict(self.grid).reshape(g1.shape) for d in self.depths}
         super().__init__(figsize=figsize, dpi=dpi)
 
     def controls(self):
         import ipywidgets as widgets
 
-        return {"max_depth": widgets.IntSlider(value=3, min=1, max=10, step=1, description="max depth")}
+        return {"max_depth": widgets.IntSlider(value=3, min=1, max=10, step=1, description="max depth"),
+                "pruning": widgets.Dropdown(options=[("none", "none"), ("post-pruned", "post")], value="none",
+                                            description="pruning")}
 
     def setup(self, fig):
         self.ax_map, self.ax_acc = fig.subplots(1, 2)
@@ -176,19 +190,23 @@ class TreeDepthFigure(InteractiveFigure):
         self.ax_map.set(xlabel="$x_1$", ylabel="$x_2$")
         self.ax_acc.plot(self.depths, self.train_acc, "o-", label="training")
         self.ax_acc.plot(self.depths, self.val_acc, "s-", label="validation")
+        self.ax_acc.plot(self.depths, self.pruned_val_acc, "^--", ms=4, label="validation, post-pruned")
         (self.marker,) = self.ax_acc.plot([], [], "k|", ms=30, mew=2)
         self.ax_acc.set(xlabel="max depth", ylabel="accuracy", ylim=(0.5, 1.02))
         self.ax_acc.legend(fontsize=8, loc="lower right")
         self.caption = self.ax_map.text(0.5, 1.02, " ", transform=self.ax_map.transAxes, ha="center",
                                         va="bottom", fontsize=9)
 
-    def update(self, max_depth):
+    def update(self, max_depth, pruning="none"):
         depth = check_int(max_depth, "max_depth", low=1, high=10)
-        self.image.set_data(self.regions[depth])
-        self.marker.set_data([depth], [self.val_acc[depth - 1]])
-        tree = self.trees[depth]
-        self.caption.set_text(f"depth {depth}: {tree.n_leaves()} leaves, validation accuracy "
-                              f"{self.val_acc[depth - 1]:.2f}")
+        check_option(pruning, "pruning", ["none", "post"])
+        pruned = pruning == "post"
+        self.image.set_data((self.pruned_regions if pruned else self.regions)[depth])
+        accuracy = (self.pruned_val_acc if pruned else self.val_acc)[depth - 1]
+        self.marker.set_data([depth], [accuracy])
+        tree = (self.pruned if pruned else self.trees)[depth]
+        self.caption.set_text(f"depth {depth}{', post-pruned' if pruned else ''}: {tree.n_leaves()} leaves, "
+                              f"validation accuracy {accuracy:.2f}")
 
     def dynamic_artists(self):
         return [self.image, *self.ax_map.collections, self.marker, self.caption]
