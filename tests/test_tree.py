@@ -469,3 +469,11 @@ def test_the_books_0109_needs_ent_d_rounded_too():
     parts = [(np.mean(X["色泽"] == v), entropy(y[(X["色泽"] == v).to_numpy()])) for v in sorted(set(X["色泽"]))]
     assert round(entropy(y) - sum(p * round(e, 3) for p, e in parts), 3) == 0.108
     assert round(round(entropy(y), 3) - sum(p * round(e, 3) for p, e in parts), 3) == 0.109
+
+
+def test_criteria_name_y_when_labels_cannot_be_sorted():
+    """FUZZ-2, messages that do not name the parameter."""
+    for f in (lambda: entropy([None, 1, 1]), lambda: information_gain(["a", "b", "a"], [None, 1, 1]),
+              lambda: threshold_gains([0.1, 0.2, 0.3], [None, 1, 1])):
+        with pytest.raises(TypeError, match="y must hold class labels"):
+            f()

@@ -44,8 +44,17 @@ def _weights(y, sample_weight):
 
 
 def _class_weights(y, w):
-    _, index = np.unique(y, return_inverse=True)
+    _, index = _labels(y)
     return np.bincount(index, weights=w)
+
+
+def _labels(y):
+    """np.unique(y, return_inverse=True), with a worded TypeError for labels that cannot be sorted."""
+    try:
+        return np.unique(y, return_inverse=True)
+    except TypeError as error:
+        raise TypeError(f"y must hold class labels of one sortable type (no None or NaN), got "
+                        f"{sorted({type(v).__name__ for v in np.asarray(y, dtype=object).ravel()})}.") from error
 
 
 def _entropy_of(counts, axis=-1):
@@ -125,7 +134,7 @@ def _discrete_parts(x, y, sample_weight):
     """Weighted class counts per value of a discrete attribute, over the samples where it is known."""
     x, y = _check_xy(x, y)
     w = _weights(y, sample_weight)
-    classes, y_index = np.unique(y, return_inverse=True)
+    classes, y_index = _labels(y)
     known = ~_missing(x)
     values = sorted(set(x[known].tolist()), key=str)
     lookup = {v: i for i, v in enumerate(values)}
@@ -258,7 +267,7 @@ def threshold_gains(x, y, sample_weight=None, criterion="gain"):
     w = _weights(y, sample_weight)
     known = ~np.isnan(x)
     rho = w[known].sum() / w.sum()
-    classes, y_index = np.unique(y, return_inverse=True)
+    classes, y_index = _labels(y)
     order = np.argsort(x[known], kind="mergesort")
     xs = x[known][order]
     onehot = np.zeros((len(xs), classes.size))
