@@ -477,3 +477,13 @@ def test_criteria_name_y_when_labels_cannot_be_sorted():
               lambda: threshold_gains([0.1, 0.2, 0.3], [None, 1, 1])):
         with pytest.raises(TypeError, match="y must hold class labels"):
             f()
+
+
+def test_prune_ties_prune_prefers_the_smaller_tree_in_pre_pruning_too():
+    """The docstring's rule: with prune_ties="prune" a tie never adds a split (bfdc916 split on ties)."""
+    frame = read_data_file("watermelon2.csv")
+    train = frame["编号"].isin([1, 2, 3, 6, 7, 10, 14, 15, 16, 17]).to_numpy()
+    X, y = frame.iloc[:, 1:7], frame.iloc[:, 7].to_numpy()
+    keep, prune = (DecisionTreeClassifier(pruning="pre", prune_ties=t).fit(X[train], y[train], X[~train], y[~train])
+                   for t in ("keep", "prune"))
+    assert keep.n_leaves() == prune.n_leaves() == 1

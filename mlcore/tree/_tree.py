@@ -80,7 +80,8 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         When the validation accuracy is *equal* with and without a split:
         ``"keep"`` the simpler tree for pre-pruning and the subtree for
         post-pruning (the rule of Zhou's book), or ``"prune"`` (prefer the
-        smaller tree in both). The choice changes the result on watermelon 2.0.
+        smaller tree in both: the two differ only in post-pruning). The choice
+        changes the result on watermelon 2.0.
     ccp_alpha : float, default=0.0
         CART's minimal cost-complexity pruning after growing (and after any
         validation pruning): the subtree minimizing
