@@ -165,7 +165,8 @@ class _PruningMixin:
         >>> from mlcore.tree import DecisionTreeClassifier
         >>> X, y = load_iris(return_X_y=True)
         >>> full = DecisionTreeClassifier().fit(X, y)
-        >>> full.pruned(0.02).n_leaves() == DecisionTreeClassifier(ccp_alpha=0.02).fit(X, y).n_leaves() < full.n_leaves()
+        >>> refit = DecisionTreeClassifier(ccp_alpha=0.02).fit(X, y)
+        >>> full.pruned(0.02).n_leaves() == refit.n_leaves() < full.n_leaves()
         True
         """
         import copy
