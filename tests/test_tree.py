@@ -487,3 +487,18 @@ def test_prune_ties_prune_prefers_the_smaller_tree_in_pre_pruning_too():
     keep, prune = (DecisionTreeClassifier(pruning="pre", prune_ties=t).fit(X[train], y[train], X[~train], y[~train])
                    for t in ("keep", "prune"))
     assert keep.n_leaves() == prune.n_leaves() == 1
+
+
+def test_pruning_with_values_never_seen_in_training():
+    """Finding 33, second half: a validation value unseen in training stops at the node, as in predict."""
+    X, y = _melons()
+    rng = np.random.default_rng(3)
+    train = rng.permutation(17) < 11
+    Xv = X[~train].copy().astype(object)
+    Xv.iloc[::2, 3] = "未见"                                    # a texture no training melon has
+    full = DecisionTreeClassifier().fit(X[train], y[train])
+    for pruning in ("pre", "post"):
+        pruned = DecisionTreeClassifier(pruning=pruning).fit(X[train], y[train], Xv, y[~train])
+        assert pruned.n_leaves() <= full.n_leaves()
+        if pruning == "post":
+            assert pruned.score(Xv, y[~train]) >= full.score(Xv, y[~train])
