@@ -402,12 +402,14 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
             scores.ravel()[at] = _entropy_of(total) - children / n
             best = np.argmax(scores, axis=0)
         out = {}
+        columns = np.arange(len(features))
+        thresholds = _midpoints(xs[best, columns], xs[np.minimum(best + 1, len(idx) - 1), columns]).tolist()
         for f, j in enumerate(features):
             b = best[f]
             if not distinct[b, f]:
                 out[j] = None                                                  # a constant feature
                 continue
-            threshold = float(_midpoints(xs[b, f], xs[b + 1, f]))
+            threshold = thresholds[f]
             score = float(scores[b, f])
             if self.criterion != "gain_ratio":
                 out[j] = (threshold, score, 0.0)
