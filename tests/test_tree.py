@@ -445,6 +445,10 @@ def test_pruning_inside_cross_validation_with_validation_fraction():
         DecisionTreeClassifier(pruning="post", validation_fraction=1.5).fit(X, y)
     with pytest.raises(ValueError, match="or validation_fraction"):
         DecisionTreeClassifier(pruning="pre").fit(X, y)
+    from sklearn.model_selection import GridSearchCV
+
+    search = GridSearchCV(DecisionTreeClassifier(), {"ccp_alpha": [0.0, 0.01, 0.05]}, cv=3).fit(X, y)
+    assert search.best_params_["ccp_alpha"] in (0.0, 0.01, 0.05)
 
 
 def test_oblique_tree_reports_which_candidate_won():
