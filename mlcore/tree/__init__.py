@@ -4,10 +4,12 @@ Split criteria: :func:`entropy`, :func:`information_gain` (ID3),
 :func:`intrinsic_value` and :func:`gain_ratio` (C4.5), :func:`gini` and
 :func:`gini_index` (CART), :func:`threshold_gains` for continuous attributes.
 :class:`DecisionTreeClassifier` grows a tree on discrete and continuous
-attributes with missing values, and pre- or post-prunes it on a validation
-set; :class:`ObliqueTreeClassifier` splits on linear combinations
-(LDA at each node); :func:`plot_tree` draws it (as SVG), :class:`TreeDepthFigure` is the
-chapter's interactive figure. On numeric data without ties the tree equals
+attributes with missing values, pre- or post-prunes it on a validation
+set and prunes it by CART's cost complexity (``ccp_alpha``, checked against
+scikit-learn's path); :class:`ObliqueTreeClassifier` splits on linear
+combinations (the best of LDA's direction, the axes and a grid of directions
+at each node); :func:`plot_tree` draws it (as SVG), :class:`TreeDepthFigure`
+is the chapter's interactive figure. On numeric data without ties the tree equals
 scikit-learn's ``DecisionTreeClassifier(criterion="entropy")``
 (``tests/test_tree.py``).
 """

@@ -5,7 +5,16 @@ missing values.
 
 All take optional sample weights: C4.5 sends a sample whose value is missing
 down every branch with a weight equal to the branch's share, and the
-quantities below are then computed from weighted counts.
+quantities below are then computed from weighted counts. The weights are
+divided by their largest value first, so every criterion is invariant to
+their scale (subnormal or huge weights give the unweighted values).
+
+Missing is ``None``, any floating NaN (Python, NumPy of any width),
+``pd.NA`` and ``pd.NaT``. Two choices Zhou's book does not make, documented
+here: the intrinsic value of an attribute with missing values is computed
+over the known samples only (C4.5 as published counts the unknowns as an
+extra subset in the split information, Quinlan 1993), and continuous splits
+get no MDL correction (Quinlan 1996).
 """
 
 from __future__ import annotations
@@ -14,19 +23,38 @@ import numpy as np
 import pandas as pd
 from scipy.special import xlogy
 
+from .._validation import check_option
+
 
 def _weights(y, sample_weight):
+    """The weights as floats divided by the largest one (scale-free); all ones when None."""
     if sample_weight is None:
         return np.ones(len(y))
-    w = np.asarray(sample_weight, dtype=float)
+    try:
+        w = np.asarray(sample_weight, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"sample_weight must hold numbers, got {np.asarray(sample_weight).dtype} "
+                        "values.") from error
     if w.shape != (len(y),) or np.any(w < 0) or not np.all(np.isfinite(w)):
-        raise ValueError(f"sample_weight must be {len(y)} finite weights >= 0.")
-    return w
+        raise ValueError(f"sample_weight must be {len(y)} finite weights >= 0, got shape {w.shape}.")
+    top = w.max(initial=0.0)
+    if top == 0:
+        raise ValueError("sample_weight must have a positive weight, got all weights 0.")
+    return w / top
 
 
 def _class_weights(y, w):
-    _, index = np.unique(y, return_inverse=True)
+    _, index = _labels(y)
     return np.bincount(index, weights=w)
+
+
+def _labels(y):
+    """np.unique(y, return_inverse=True), with a worded TypeError for labels that cannot be sorted."""
+    try:
+        return np.unique(y, return_inverse=True)
+    except TypeError as error:
+        raise TypeError(f"y must hold class labels of one sortable type (no None or NaN), got "
+                        f"{sorted({type(v).__name__ for v in np.asarray(y, dtype=object).ravel()})}.") from error
 
 
 def _entropy_of(counts, axis=-1):
@@ -60,7 +88,18 @@ def _check_xy(x, y):
 
 
 def _missing(x):
-    return np.array([v is None or (isinstance(v, float) and np.isnan(v)) for v in x], dtype=bool)
+    """Which entries of an object array are missing (None, any float NaN, pd.NA, pd.NaT)."""
+    return np.asarray(pd.isna(np.asarray(x, dtype=object)), dtype=bool).reshape(len(x))
+
+
+def _midpoints(lo, hi):
+    """Thresholds t with lo <= t < hi: lo/2 + hi/2 (no overflow), or lo when that rounds to hi.
+
+    scikit-learn's rule: between two adjacent doubles the midpoint may round
+    up to ``hi``, and ``x <= t`` would then not separate the two values.
+    """
+    t = lo / 2 + hi / 2
+    return np.where((t >= hi) | (t < lo) | ~np.isfinite(t), lo, t)
 
 
 def entropy(y, sample_weight=None):
@@ -95,14 +134,14 @@ def _discrete_parts(x, y, sample_weight):
     """Weighted class counts per value of a discrete attribute, over the samples where it is known."""
     x, y = _check_xy(x, y)
     w = _weights(y, sample_weight)
-    classes, y_index = np.unique(y, return_inverse=True)
+    classes, y_index = _labels(y)
     known = ~_missing(x)
     values = sorted(set(x[known].tolist()), key=str)
+    lookup = {v: i for i, v in enumerate(values)}
+    codes = np.array([lookup[v] for v in x[known].tolist()], dtype=int)
     counts = np.zeros((len(values), classes.size))
-    for i, v in enumerate(values):
-        mask = known & (x == v)
-        counts[i] = np.bincount(y_index[mask], weights=w[mask], minlength=classes.size)
-    rho = w[known].sum() / w.sum() if w.sum() > 0 else 0.0
+    np.add.at(counts, (codes, y_index[known]), w[known])
+    rho = w[known].sum() / w.sum()
     return values, counts, rho
 
 
@@ -157,16 +196,41 @@ def gain_ratio(x, y, sample_weight=None):
 
 
 def gini_index(x, y, sample_weight=None):
-    """CART's Gini index of a discrete attribute: :math:`\\sum_v \\tilde r_v\\,\\mathrm{Gini}(\\tilde D^v)` (lower is better).
+    """CART's Gini index of a discrete attribute, with C4.5's :math:`\\rho` for missing values (lower is better).
+
+    Without missing values it is :math:`\\sum_v \\frac{|D^v|}{|D|}\\,\\mathrm{Gini}(D^v)`.
+    With them, the decrease in Gini value is scored on the known samples
+    :math:`\\tilde D` and scaled by their share :math:`\\rho`, as the gain is
+    (Zhou, section 4.4.2):
+    :math:`\\mathrm{Gini}(D) - \\rho\\bigl(\\mathrm{Gini}(\\tilde D) - \\sum_v \\tilde r_v\\,\\mathrm{Gini}(\\tilde D^v)\\bigr)`.
+    So an attribute known on a few samples cannot win by splitting those
+    few perfectly: with nothing known the index is :math:`\\mathrm{Gini}(D)`,
+    the value of not splitting.
 
     Examples
     --------
     >>> gini_index(["a", "a", "b", "b"], [0, 0, 1, 1])
     0.0
+    >>> gini_index(["a", "b", None, None], [0, 1, 0, 1])     # half known: Gini(D) - 0.5 * 0.5
+    0.25
     """
-    _, counts, _ = _discrete_parts(x, y, sample_weight)
-    sizes = counts.sum(axis=1)
-    return float(np.sum(sizes / sizes.sum() * _gini_of(counts))) if sizes.sum() else 0.0
+    x, y = _check_xy(x, y)
+    w = _weights(y, sample_weight)
+    _, counts, rho = _discrete_parts(x, y, w)
+    parent = float(_gini_of(_class_weights(y, w)))
+    if counts.sum() == 0:
+        return parent
+    return _gini_with_rho(parent, rho, counts.sum(axis=0), counts)
+
+
+def _gini_with_rho(parent, rho, known_total, parts):
+    """Gini(D) - rho * (Gini(D~) - sum_v r~_v Gini(D~v)); equals sum_v r_v Gini(D^v) when rho = 1."""
+    sizes = parts.sum(axis=-1)
+    after = np.sum(sizes / known_total.sum() * _gini_of(parts), axis=-1)
+    if rho == 1:
+        return float(after) if np.ndim(after) == 0 else after
+    out = parent - rho * (_gini_of(known_total) - after)
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def threshold_gains(x, y, sample_weight=None, criterion="gain"):
@@ -178,7 +242,10 @@ def threshold_gains(x, y, sample_weight=None, criterion="gain"):
     along the sorted order, all thresholds at once. ``criterion``:
     ``"gain"`` (information gain, times :math:`\\rho` for missing values),
     ``"gain_ratio"`` (divided by the split's intrinsic value) or ``"gini"``
-    (the Gini index, lower is better).
+    (the Gini index, lower is better, with :math:`\\rho` as in
+    :func:`gini_index`). Each threshold ``t`` satisfies ``lo <= t < hi`` for
+    the two values it separates: the midpoint ``lo/2 + hi/2``, or ``lo``
+    when the midpoint rounds to ``hi`` (as scikit-learn does).
 
     Returns
     -------
@@ -190,14 +257,17 @@ def threshold_gains(x, y, sample_weight=None, criterion="gain"):
     >>> t.round(2).tolist(), g.round(3).tolist()
     ([0.15, 0.25, 0.35], [0.311, 1.0, 0.311])
     """
-    x = np.asarray(x, dtype=float)
+    criterion = check_option(criterion, "criterion", ["gain", "gain_ratio", "gini"])
+    x = _float_values(x, "x")
     y = np.asarray(y)
     if x.ndim != 1 or y.shape != x.shape or len(x) == 0:
         raise ValueError(f"x and y must be 1-D of one length, got shapes {x.shape} and {y.shape}.")
+    if np.isinf(x).any():
+        raise ValueError("x must be finite or missing (NaN), got an infinite value.")
     w = _weights(y, sample_weight)
     known = ~np.isnan(x)
-    rho = w[known].sum() / w.sum() if w.sum() > 0 else 0.0
-    classes, y_index = np.unique(y, return_inverse=True)
+    rho = w[known].sum() / w.sum()
+    classes, y_index = _labels(y)
     order = np.argsort(x[known], kind="mergesort")
     xs = x[known][order]
     onehot = np.zeros((len(xs), classes.size))
@@ -206,12 +276,16 @@ def threshold_gains(x, y, sample_weight=None, criterion="gain"):
     total = onehot.sum(axis=0)
     right = total - left
     distinct = xs[1:] > xs[:-1]
-    thresholds = ((xs[:-1] + xs[1:]) / 2)[distinct]
+    thresholds = _midpoints(xs[:-1], xs[1:])[distinct]
     left, right = left[distinct], right[distinct]
     n_left, n_right = left.sum(axis=1), right.sum(axis=1)
     n = total.sum()
     if criterion == "gini":
-        return thresholds, (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
+        after = (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
+        if rho == 1:
+            return thresholds, after
+        parent = float(_gini_of(_class_weights(y, w)))
+        return thresholds, parent - rho * (_gini_of(total) - after)
     gains = rho * (_entropy_of(total) - (n_left * _entropy_of(left) + n_right * _entropy_of(right)) / n)
     if criterion == "gain":
         return thresholds, gains
@@ -230,4 +304,23 @@ def _numeric_column(series):
 
 
 def _is_missing(value):
-    return value is None or (isinstance(value, float) and np.isnan(value))
+    """None, any floating NaN, pd.NA or pd.NaT (a scalar)."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return bool(np.isnan(value))
+    return bool(isinstance(value, np.datetime64) and np.isnat(value))
+
+
+def _float_values(x, name):
+    """x as a float array, missing values (None, pd.NA, NaN) as NaN; a worded TypeError otherwise."""
+    values = np.asarray(x, dtype=object) if not isinstance(x, np.ndarray) or x.dtype.kind == "O" else x
+    if values.dtype.kind in "fiub":
+        return values.astype(float)
+    values = np.asarray(values, dtype=object)
+    try:
+        return np.array([np.nan if _is_missing(v) else float(v) for v in values.ravel()],
+                        dtype=float).reshape(values.shape)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must hold numbers (or missing values), got {values.dtype} values "
+                        f"such as {values.ravel()[0]!r}.") from error

@@ -10,8 +10,9 @@ import html
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_int, check_option
 from ..widgets import InteractiveFigure
+from ._inspect import _check_class_names, _deep_recursion
 from ._tree import DecisionTreeClassifier
 
 
@@ -40,8 +41,14 @@ def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
         Shown instead of the fitted column names.
     class_names : dict, optional
         Display name for each class label.
-    width : int, optional
+    width : int >= 1, optional
         Width in pixels; by default 110 per leaf.
+
+    Raises
+    ------
+    TypeError, ValueError
+        When ``feature_names`` is not one name per feature, ``class_names``
+        not a dict, or ``width`` not an integer >= 1.
 
     Returns
     -------
@@ -58,9 +65,10 @@ def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
     """
     if not isinstance(tree, DecisionTreeClassifier) or not hasattr(tree, "tree_"):
         raise ValueError("tree must be a fitted mlcore.tree.DecisionTreeClassifier.")
-    names = class_names or {}
+    feature_names = tree._check_feature_names(feature_names)
+    names = _check_class_names(class_names)
     leaves = tree.n_leaves()
-    width = width or max(220, 110 * leaves)
+    width = max(220, 110 * leaves) if width is None else check_int(width, "width", low=1)
     level_height = 92
     height = level_height * (tree.depth() + 1) + 20
     positions, elements = {}, []
@@ -102,8 +110,9 @@ def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
         elements.append(f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="9" text-anchor="middle" '
                         f'fill="#444">{html.escape(counts)}</text>')
 
-    place(tree.tree_, 0, width, 0)
-    draw(tree.tree_)
+    with _deep_recursion(tree.depth()):
+        place(tree.tree_, 0, width, 0)
+        draw(tree.tree_)
     body = "\n".join(elements)
     return TreeDrawing(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
                        f'viewBox="0 0 {width} {height}" font-family="sans-serif" '
@@ -120,7 +129,10 @@ class TreeDepthFigure(InteractiveFigure):
     Left, the training points and the regions of a tree of the chosen
     ``max_depth`` (the staircase of axis-parallel splits); right, training
     and validation accuracy against depth, with the chosen depth marked.
-    Control: ``max_depth``. The compute is :class:`DecisionTreeClassifier`.
+    Controls: ``max_depth``, and ``pruning``: ``"none"``, or ``"post"`` for
+    the same tree post-pruned on the validation set (whose validation
+    accuracy is then optimistic: the validation set chose it). The compute is
+    :class:`DecisionTreeClassifier`.
 
     Parameters
     ----------
@@ -132,6 +144,10 @@ class TreeDepthFigure(InteractiveFigure):
     --------
     >>> figure = TreeDepthFigure(n_samples=80)
     >>> figure.render(max_depth=3)[:4] == b"\\x89PNG"
+    True
+    >>> all(p >= v for p, v in zip(figure.pruned_val_acc, figure.val_acc))   # pruning never lowers it
+    True
+    >>> figure.pruned[6].n_leaves() <= figure.trees[6].n_leaves()
     True
     """
 
@@ -149,15 +165,22 @@ class TreeDepthFigure(InteractiveFigure):
         self.grid = np.column_stack([g1.ravel(), g2.ravel()])
         self.depths = np.arange(1, 11)
         self.trees = {d: DecisionTreeClassifier(max_depth=int(d)).fit(self.X, self.y) for d in self.depths}
+        self.pruned = {d: DecisionTreeClassifier(max_depth=int(d), pruning="post").fit(self.X, self.y, self.X_val,
+                                                                                        self.y_val)
+                       for d in self.depths}
         self.train_acc = [self.trees[d].score(self.X, self.y) for d in self.depths]
         self.val_acc = [self.trees[d].score(self.X_val, self.y_val) for d in self.depths]
+        self.pruned_val_acc = [self.pruned[d].score(self.X_val, self.y_val) for d in self.depths]
         self.regions = {d: self.trees[d].predict(self.grid).reshape(g1.shape) for d in self.depths}
+        self.pruned_regions = {d: self.pruned[d].predict(self.grid).reshape(g1.shape) for d in self.depths}
         super().__init__(figsize=figsize, dpi=dpi)
 
     def controls(self):
         import ipywidgets as widgets
 
-        return {"max_depth": widgets.IntSlider(value=3, min=1, max=10, step=1, description="max depth")}
+        return {"max_depth": widgets.IntSlider(value=3, min=1, max=10, step=1, description="max depth"),
+                "pruning": widgets.Dropdown(options=[("none", "none"), ("post-pruned", "post")], value="none",
+                                            description="pruning")}
 
     def setup(self, fig):
         self.ax_map, self.ax_acc = fig.subplots(1, 2)
@@ -167,19 +190,23 @@ class TreeDepthFigure(InteractiveFigure):
         self.ax_map.set(xlabel="$x_1$", ylabel="$x_2$")
         self.ax_acc.plot(self.depths, self.train_acc, "o-", label="training")
         self.ax_acc.plot(self.depths, self.val_acc, "s-", label="validation")
+        self.ax_acc.plot(self.depths, self.pruned_val_acc, "^--", ms=4, label="validation, post-pruned")
         (self.marker,) = self.ax_acc.plot([], [], "k|", ms=30, mew=2)
         self.ax_acc.set(xlabel="max depth", ylabel="accuracy", ylim=(0.5, 1.02))
         self.ax_acc.legend(fontsize=8, loc="lower right")
         self.caption = self.ax_map.text(0.5, 1.02, " ", transform=self.ax_map.transAxes, ha="center",
                                         va="bottom", fontsize=9)
 
-    def update(self, max_depth):
+    def update(self, max_depth, pruning="none"):
         depth = check_int(max_depth, "max_depth", low=1, high=10)
-        self.image.set_data(self.regions[depth])
-        self.marker.set_data([depth], [self.val_acc[depth - 1]])
-        tree = self.trees[depth]
-        self.caption.set_text(f"depth {depth}: {tree.n_leaves()} leaves, validation accuracy "
-                              f"{self.val_acc[depth - 1]:.2f}")
+        check_option(pruning, "pruning", ["none", "post"])
+        pruned = pruning == "post"
+        self.image.set_data((self.pruned_regions if pruned else self.regions)[depth])
+        accuracy = (self.pruned_val_acc if pruned else self.val_acc)[depth - 1]
+        self.marker.set_data([depth], [accuracy])
+        tree = (self.pruned if pruned else self.trees)[depth]
+        self.caption.set_text(f"depth {depth}{', post-pruned' if pruned else ''}: {tree.n_leaves()} leaves, "
+                              f"validation accuracy {accuracy:.2f}")
 
     def dynamic_artists(self):
         return [self.image, *self.ax_map.collections, self.marker, self.caption]

@@ -20,6 +20,7 @@ class ObliqueNode:
     prediction: int
     coef: np.ndarray | None = None            # split: coef @ x + intercept > 0 goes right
     intercept: float = 0.0
+    source: str | None = None                 # which candidate won: "lda", "axis" or "grid"
     children: list = field(default_factory=list)
 
 
@@ -43,6 +44,9 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray
     tree_ : ObliqueNode
+        The root; each split node has ``coef``, ``intercept`` and ``source``,
+        the candidate that won: ``"lda"``, ``"axis"`` or ``"grid"`` (an
+        earlier candidate keeps a tie).
 
     Examples
     --------
@@ -80,9 +84,9 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
         best = self._best_oblique_split(X, y)
         if best is None:
             return node
-        coef, intercept = best
+        coef, intercept, source = best
         side = (X @ coef + intercept) > 0
-        node.coef, node.intercept = coef, intercept
+        node.coef, node.intercept, node.source = coef, intercept, source
         node.children = [self._grow(X[~side], y[~side], depth + 1),
                          self._grow(X[side], y[side], depth + 1)]
         return node
@@ -96,20 +100,21 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
         angles in the plane, or 64 seeded random ones in more dimensions).
         """
         n_features = X.shape[1]
-        directions = list(np.eye(n_features))
+        directions = [(w, "axis") for w in np.eye(n_features)]
         target = (y == np.argmax(np.bincount(y))).astype(int)
         if 0 < target.sum() < len(target) and len(y) > 2:
             try:
-                directions.insert(0, FisherLDA().fit(X, target).coef_[0])
+                directions.insert(0, (FisherLDA().fit(X, target).coef_[0], "lda"))
             except ValueError:
                 pass
         if n_features == 2:
             angles = np.linspace(0, np.pi, 180, endpoint=False)
-            directions += list(np.column_stack([np.cos(angles), np.sin(angles)]))
+            grid = np.column_stack([np.cos(angles), np.sin(angles)])
         else:
-            directions += list(np.random.default_rng(0).normal(size=(64, n_features)))
+            grid = np.random.default_rng(0).normal(size=(64, n_features))
+        directions += [(w, "grid") for w in grid]
         best, best_gain = None, 0.0
-        for w in directions:
+        for w, source in directions:
             norm = np.linalg.norm(w)
             if norm == 0:
                 continue
@@ -117,7 +122,7 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
             thresholds, gains = threshold_gains(X @ w, y)
             if len(gains) and gains.max() > best_gain + 1e-12:
                 best_gain = gains.max()
-                best = (w, -float(thresholds[np.argmax(gains)]))
+                best = (w, -float(thresholds[np.argmax(gains)]), source)
         return best
 
     def _leaf_for(self, node, x):
@@ -136,6 +141,17 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
         """The majority class of the leaf each sample reaches."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
+
+    def splits(self):
+        """The split nodes in pre-order, as (depth, coef, intercept, source) tuples."""
+        check_is_fitted(self)
+        out, stack = [], [(self.tree_, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if node.children:
+                out.append((depth, node.coef, node.intercept, node.source))
+                stack.extend((c, depth + 1) for c in reversed(node.children))
+        return out
 
     def n_leaves(self):
         """Number of leaves."""

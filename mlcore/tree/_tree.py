@@ -15,8 +15,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (check_consistent_length, check_is_fitted, column_or_1d,
                                       validate_data)
 
-from .._validation import check_int, check_option
-from ._criteria import _entropy_of, _gini_of, _is_missing, _numeric_column
+from .._validation import as_random_state, check_int, check_option, check_real
+from ._criteria import _entropy_of, _gini_of, _gini_with_rho, _is_missing, _midpoints, _numeric_column
+from ._inspect import _deep_recursion, _InspectionMixin
+from ._prune import _PruningMixin
 
 
 @dataclass
@@ -41,15 +43,16 @@ def _majority(counts, fallback):
     return int(np.argmax(counts)) if counts.sum() > 0 else fallback
 
 
-class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
+class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, BaseEstimator):
     """A decision tree for discrete and continuous attributes, written from scratch.
 
     Discrete attributes split into one branch per value (every value seen in
     the training set; an empty branch becomes a leaf with its parent's
     majority class) and are not reused below; continuous attributes split in
     two at the best midpoint between sorted values and may be reused.
-    Missing values (NaN or None) are handled as in C4.5: the split is scored
-    on the samples whose value is known, times their share :math:`\\rho`, and a
+    Missing values (None, NaN, ``pd.NA``) are handled as in C4.5: the split is scored
+    on the samples whose value is known, times their share :math:`\\rho` (for
+    every criterion, see :func:`gini_index`), and a
     sample with a missing value goes down every branch with weight
     proportional to the branch's share; at prediction time its class
     probabilities are the branches' mixed by those shares.
@@ -62,16 +65,36 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         CART's Gini index (lowest wins).
     max_depth : int or None, default=None
     min_samples_split : int, default=2
-        A node with fewer (weighted) samples becomes a leaf.
+        A node reached by fewer samples becomes a leaf. Samples are counted
+        as rows, whatever their weights (as scikit-learn does), so the default
+        never stops a node that Zhou's algorithm would split; C4.5's MINOBJS
+        counts the fractional weights of missing values instead.
     pruning : {None, "pre", "post"}, default=None
         Use the validation set given to ``fit``: ``"pre"`` splits a node only
         if that raises the validation accuracy; ``"post"`` grows the full tree,
         then, bottom-up, replaces a subtree by a leaf if that raises it.
+        Validation samples with missing values are routed as in
+        :meth:`predict`, and post-pruning compares the whole tree's
+        predictions, so it never lowers validation accuracy.
     prune_ties : {"keep", "prune"}, default="keep"
         When the validation accuracy is *equal* with and without a split:
         ``"keep"`` the simpler tree for pre-pruning and the subtree for
         post-pruning (the rule of Zhou's book), or ``"prune"`` (prefer the
-        smaller tree in both). The choice changes the result on watermelon 2.0.
+        smaller tree in both: the two differ only in post-pruning). The choice
+        changes the result on watermelon 2.0.
+    ccp_alpha : float, default=0.0
+        CART's minimal cost-complexity pruning after growing (and after any
+        validation pruning): the subtree minimizing
+        :math:`R(T) + \\alpha|\\tilde T|`, :math:`R` the leaves' impurity weighted
+        by their shares (entropy for the gain criteria, Gini for ``"gini"``),
+        as scikit-learn's ``ccp_alpha``. See :meth:`cost_complexity_pruning_path`.
+    validation_fraction : float in (0, 1) or None, default=None
+        With ``pruning`` and no validation set passed to ``fit``: hold out
+        this share of the training set (stratified, seeded by
+        ``random_state``) as the validation set, so that a pruned tree can be
+        fitted by ``fit(X, y)`` alone, e.g. inside ``cross_val_score``.
+    random_state : int, Generator or None, default=None
+        Seeds the hold-out of ``validation_fraction``.
     categorical_features : "auto" or list, default="auto"
         ``"auto"``: columns of object, string, category or bool dtype are
         discrete, numeric ones continuous. Or a list of column indices or
@@ -103,12 +126,16 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, criterion="gain", *, max_depth=None, min_samples_split=2, pruning=None,
-                 prune_ties="keep", categorical_features="auto"):
+                 prune_ties="keep", ccp_alpha=0.0, validation_fraction=None, random_state=None,
+                 categorical_features="auto"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.pruning = pruning
         self.prune_ties = prune_ties
+        self.ccp_alpha = ccp_alpha
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
         self.categorical_features = categorical_features
 
     # -- input ----------------------------------------------------------------------
@@ -174,23 +201,58 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         if self.max_depth is not None:
             check_int(self.max_depth, "max_depth", low=1)
         check_int(self.min_samples_split, "min_samples_split", low=2)
+        check_real(self.ccp_alpha, "ccp_alpha", low=0)
         columns = self._columns(X, fitting=True)
         y = column_or_1d(y, warn=True)
         check_consistent_length(columns[0], y)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
-        if self.pruning is not None:
+        if self.validation_fraction is not None:
+            check_real(self.validation_fraction, "validation_fraction", low=0, high=1, low_open=True,
+                       high_open=True)
+        if self.pruning is not None and X_val is None and y_val is None and self.validation_fraction is not None:
+            columns, y_index, val = self._hold_out(columns, y_index)
+            self._val = val
+            self._val_rows = list(zip(*val[0]))
+        elif self.pruning is not None:
             if X_val is None or y_val is None:
-                raise ValueError(f"pruning={self.pruning!r} needs a validation set: fit(X, y, X_val, y_val).")
+                raise ValueError(f"pruning={self.pruning!r} needs a validation set: fit(X, y, X_val, y_val), "
+                                 "or validation_fraction to hold one out of (X, y).")
             self._val = (self._columns(X_val, fitting=False), self._encode(y_val))
+            check_consistent_length(self._val[0][0], self._val[1])
+            self._val_rows = list(zip(*self._val[0]))
         self._X, self._y = columns, y_index
-        self.tree_ = self._grow(np.arange(len(y)), np.ones(len(y)), set(np.flatnonzero(self._discrete)),
-                                0, None, np.arange(len(self._val[1])) if self.pruning == "pre" else None)
-        if self.pruning == "post":
-            self._post_prune(self.tree_, np.arange(len(self._val[1])))
+        y = y_index
+        n_val = len(self._val[1]) if self.pruning is not None else 0
+        with _deep_recursion(len(y) + n_val):
+            self.tree_ = self._grow(np.arange(len(y)), np.ones(len(y)), set(np.flatnonzero(self._discrete)),
+                                    0, None, (np.arange(n_val), np.ones(n_val)) if self.pruning == "pre" else None)
+            if self.pruning == "post":
+                self._post_prune(self.tree_, np.arange(n_val))
+            if self.ccp_alpha > 0:
+                self._weakest_links(self.ccp_alpha, prune=True)
         del self._X, self._y
-        self.__dict__.pop("_val", None)
+        for name in ("_val", "_val_rows"):
+            self.__dict__.pop(name, None)
         return self
+
+    def _hold_out(self, columns, y_index):
+        """Split off validation_fraction of the rows (stratified when every class has 2 rows)."""
+        from sklearn.model_selection import train_test_split
+
+        rows = np.arange(len(y_index))
+        stratify = y_index if np.bincount(y_index).min() >= 2 else None
+        try:
+            fit_rows, val_rows = train_test_split(rows, test_size=self.validation_fraction, stratify=stratify,
+                                                  random_state=as_random_state(self.random_state))
+        except ValueError:
+            fit_rows, val_rows = train_test_split(rows, test_size=self.validation_fraction,
+                                                  random_state=as_random_state(self.random_state))
+        if len(fit_rows) == 0 or len(val_rows) == 0:
+            raise ValueError(f"validation_fraction={self.validation_fraction} leaves no training or no "
+                             f"validation row of {len(rows)}.")
+        return ([c[fit_rows] for c in columns], y_index[fit_rows],
+                ([c[val_rows] for c in columns], y_index[val_rows]))
 
     def _encode(self, y):
         y = np.asarray(y)
@@ -200,33 +262,27 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("y_val holds labels that are not in y.")
         return index
 
-    def _grow(self, idx, w, discrete_left, depth, parent_prediction, val_idx):
+    def _grow(self, idx, w, discrete_left, depth, parent_prediction, val):
         n_classes = len(self.classes_)
         counts = np.bincount(self._y[idx], weights=w, minlength=n_classes)
         node = Node(counts, _majority(counts, parent_prediction if parent_prediction is not None else 0), depth)
         if counts.sum() == 0 or np.count_nonzero(counts) <= 1:
             return node
-        if (self.max_depth is not None and depth >= self.max_depth) or counts.sum() < self.min_samples_split:
+        if (self.max_depth is not None and depth >= self.max_depth) or len(idx) < self.min_samples_split:
             return node
         split = self._best_split(idx, w, discrete_left)
         if split is None:
             return node
         feature, threshold, parts = split
-        if self.pruning == "pre":
-            leaf_right = self._val_correct_leaf(node.prediction, val_idx)
-            split_right = sum(self._val_correct_leaf(_majority(np.bincount(self._y[p_idx], weights=p_w,
-                                                                           minlength=n_classes),
-                                                               node.prediction), v)
-                              for (p_idx, p_w), v in zip(parts, self._route_val(feature, threshold, val_idx,
-                                                                                 len(parts))))
-            if split_right < leaf_right or (split_right == leaf_right and self.prune_ties == "keep"):
-                return node
+        if any(len(p_idx) == len(idx) and np.array_equal(p_w, w) for p_idx, p_w in parts):
+            return node                  # a child equal to its parent: the split separates nothing
+        if self.pruning == "pre" and not self._split_helps(node, feature, threshold, parts, val):
+            return node
         node.feature, node.threshold = feature, threshold
         shares = np.array([p_w.sum() for _, p_w in parts])
         node.child_shares = shares / shares.sum() if shares.sum() > 0 else np.full(len(parts), 1 / len(parts))
         below = discrete_left - {feature}
-        routes = (self._route_val(feature, threshold, val_idx, len(parts)) if val_idx is not None
-                  else [None] * len(parts))
+        routes = self._route_val(feature, threshold, val, node.child_shares)
         node.children = [self._grow(p_idx, p_w, below, depth + 1, node.prediction, v)
                          for (p_idx, p_w), v in zip(parts, routes)]
         return node
@@ -273,7 +329,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         sizes = table.sum(axis=1)
         total = sizes.sum()
         if self.criterion == "gini":
-            return float(np.sum(sizes / total * _gini_of(table))), 0.0
+            parent = _gini_of(np.bincount(self._y[idx], weights=w, minlength=len(self.classes_)))
+            return float(_gini_with_rho(parent, rho, table.sum(axis=0), table)), 0.0
         gain = rho * (_entropy_of(table.sum(axis=0)) - np.sum(sizes / total * _entropy_of(table)))
         iv = _entropy_of(sizes)
         return float(gain), float(gain / iv if iv > 0 else 0.0)
@@ -294,12 +351,15 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         total = onehot.sum(axis=0)
         right = total - left
         n_left, n_right, n = left.sum(axis=1), right.sum(axis=1), total.sum()
-        thresholds = ((xs[:-1] + xs[1:]) / 2)[distinct]
+        thresholds = _midpoints(xs[:-1], xs[1:])[distinct]
+        rho = w[known].sum() / w.sum()
         if self.criterion == "gini":
             scores = (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
+            if rho < 1:
+                parent = _gini_of(np.bincount(self._y[idx], weights=w, minlength=len(self.classes_)))
+                scores = parent - rho * (_gini_of(total) - scores)
             best = int(np.argmin(scores))
             return float(thresholds[best]), float(scores[best]), 0.0
-        rho = w[known].sum() / w.sum()
         gains = rho * (_entropy_of(total) - (n_left * _entropy_of(left) + n_right * _entropy_of(right)) / n)
         best = int(np.argmax(gains))
         iv = _entropy_of(np.array([n_left[best], n_right[best]]))
@@ -342,12 +402,14 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             scores.ravel()[at] = _entropy_of(total) - children / n
             best = np.argmax(scores, axis=0)
         out = {}
+        columns = np.arange(len(features))
+        thresholds = _midpoints(xs[best, columns], xs[np.minimum(best + 1, len(idx) - 1), columns]).tolist()
         for f, j in enumerate(features):
             b = best[f]
             if not distinct[b, f]:
                 out[j] = None                                                  # a constant feature
                 continue
-            threshold = float((xs[b, f] + xs[b + 1, f]) / 2)
+            threshold = thresholds[f]
             score = float(scores[b, f])
             if self.criterion != "gain_ratio":
                 out[j] = (threshold, score, 0.0)
@@ -373,35 +435,6 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             weights = np.where(mask, w, w * share)[take]
             parts.append((idx[take], weights))
         return parts
-
-    # -- validation and pruning ----------------------------------------------------------
-    def _route_val(self, j, threshold, val_idx, n_children):
-        if val_idx is None:
-            return [None] * n_children
-        x = self._val[0][j][val_idx]
-        if threshold is None:
-            return [val_idx[x == v] for v in range(n_children)]
-        return [val_idx[x <= threshold], val_idx[x > threshold]]
-
-    def _val_correct_leaf(self, prediction, val_idx):
-        return int(np.sum(self._val[1][val_idx] == prediction)) if val_idx is not None else 0
-
-    def _val_correct(self, node, val_idx):
-        if node.is_leaf or len(val_idx) == 0:
-            return self._val_correct_leaf(node.prediction, val_idx)
-        routes = self._route_val(node.feature, node.threshold, val_idx, len(node.children))
-        return sum(self._val_correct(child, r) for child, r in zip(node.children, routes))
-
-    def _post_prune(self, node, val_idx):
-        if node.is_leaf:
-            return
-        routes = self._route_val(node.feature, node.threshold, val_idx, len(node.children))
-        for child, r in zip(node.children, routes):
-            self._post_prune(child, r)
-        as_leaf = self._val_correct_leaf(node.prediction, val_idx)
-        as_tree = self._val_correct(node, val_idx)
-        if as_leaf > as_tree or (as_leaf == as_tree and self.prune_ties == "prune"):
-            node.children, node.feature, node.threshold = [], None, None
 
     # -- prediction ----------------------------------------------------------------------
     def _proba_one(self, node, row):
@@ -432,68 +465,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         columns = self._columns(X, fitting=False)
         rows = list(zip(*columns))
-        return np.array([self._proba_one(self.tree_, row) for row in rows]).reshape(len(rows), -1)
+        with _deep_recursion(self.depth()):
+            return np.array([self._proba_one(self.tree_, row) for row in rows]).reshape(len(rows), -1)
 
     def predict(self, X):
         """The most probable class (the first in sorted order on ties)."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
-
-    # -- inspection ----------------------------------------------------------------------
-    def _feature_name(self, j, feature_names):
-        if feature_names is not None:
-            return str(feature_names[j])
-        if hasattr(self, "feature_names_in_"):
-            return str(self.feature_names_in_[j])
-        return f"x{j}"
-
-    def branch_labels(self, node, feature_names=None):
-        """The test on each branch of ``node``, e.g. ``["texture = clear", ...]`` or ``["density <= 0.38", ...]``."""
-        name = self._feature_name(node.feature, feature_names)
-        if node.threshold is None:
-            return [f"{name} = {v}" for v in self.categories_[node.feature]]
-        return [f"{name} <= {node.threshold:.4g}", f"{name} > {node.threshold:.4g}"]
-
-    def export_text(self, feature_names=None, *, class_names=None, decimals=3):
-        """The tree as indented text, one line per branch, leaves with their class and counts.
-
-        ``class_names`` maps class labels to display names.
-        """
-        check_is_fitted(self)
-        lines = []
-        names = class_names or {}
-
-        def describe(node):
-            counts = ", ".join(f"{c:.{decimals}g} {names.get(k, k)}" for k, c in zip(self.classes_, node.counts))
-            return f"{names.get(self.classes_[node.prediction], self.classes_[node.prediction])} ({counts})"
-
-        def walk(node, indent):
-            for label, child in zip(self.branch_labels(node, feature_names), node.children):
-                if child.is_leaf:
-                    lines.append(f"{indent}{label}: {describe(child)}")
-                else:
-                    lines.append(f"{indent}{label}")
-                    walk(child, indent + "|   ")
-
-        if self.tree_.is_leaf:
-            return describe(self.tree_)
-        walk(self.tree_, "")
-        return "\n".join(lines)
-
-    def n_leaves(self):
-        """Number of leaves."""
-        check_is_fitted(self)
-
-        def count(node):
-            return 1 if node.is_leaf else sum(count(c) for c in node.children)
-
-        return count(self.tree_)
-
-    def depth(self):
-        """Length of the longest path from the root to a leaf."""
-        check_is_fitted(self)
-
-        def deepest(node):
-            return node.depth if node.is_leaf else max(deepest(c) for c in node.children)
-
-        return deepest(self.tree_)
