@@ -240,6 +240,24 @@ def _image_alt_from_output_metadata() -> None:
     NbElementRenderer.render_image = render_image
 
 
+# pydata-sphinx-theme draws its icons twice over: its CSS carries Font Awesome
+# as a web font (each icon a glyph of a 156 kB woff2, loaded on first use),
+# and every page also loads fontawesome.js (1.49 MB) to swap each <i> for an
+# inline <svg role="img"> whose <title> then fails axe's label-in-name rule
+# on the colour-mode button. The script adds nothing the CSS does not draw.
+_FONTAWESOME_JS = re.compile(r'<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?')
+
+
+def _drop_fontawesome_script(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        lighter = _FONTAWESOME_JS.sub("", html)
+        if lighter != html:
+            page.write_text(lighter, encoding="utf-8")
+
+
 def setup(app):
     """Register the static paths, the site CSS/JS and the search language."""
     app.connect("config-inited", _repository_buttons)
@@ -248,6 +266,7 @@ def setup(app):
     app.connect("html-page-context", _drop_unused_widget_scripts, priority=900)
     app.connect("html-page-context", _plain_bibliography_markup)
     app.connect("html-page-context", _mark_chinese_terms)
+    app.connect("build-finished", _drop_fontawesome_script)
     app.add_css_file("site.css")
     # Before the page's own scripts (priority 500): site.js configures
     # require.js, which myst-nb loads on pages with widgets.

@@ -56,4 +56,27 @@
     }
   }
   document.addEventListener("DOMContentLoaded", nameButtonsByTheirText);
+
+  // 4. Formulas are out of the Tab order (_config.yml), but a display formula
+  //    wider than the column scrolls sideways, and a keyboard user must reach
+  //    it to scroll it: those few (and only those) become Tab stops.
+  function focusScrollableFormulas() {
+    for (const formula of document.querySelectorAll('mjx-container[display="true"]')) {
+      const scrolls = formula.scrollWidth > formula.clientWidth + 1;
+      if (scrolls && !formula.hasAttribute("tabindex")) {
+        formula.setAttribute("tabindex", "0");
+        formula.dataset.scrollFocus = "1";
+      } else if (!scrolls && formula.dataset.scrollFocus) {
+        formula.removeAttribute("tabindex");
+        delete formula.dataset.scrollFocus;
+      }
+    }
+  }
+  window.addEventListener("load", () => {
+    const mathjax = window.MathJax;
+    if (mathjax && mathjax.startup && mathjax.startup.promise) {
+      mathjax.startup.promise.then(focusScrollableFormulas);
+      window.addEventListener("resize", focusScrollableFormulas);
+    }
+  });
 })();
