@@ -9,7 +9,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mlcore.imbalance import EasyEnsembleClassifier, random_undersample, rescale_threshold, smote
+from mlcore.imbalance import (EasyEnsembleClassifier, best_f1_threshold, random_undersample, rescale_threshold,
+                              smote, undersampling_correction)
 
 
 @parametrize_with_checks([EasyEnsembleClassifier(LogisticRegression(), n_subsets=3, random_state=0)])
@@ -74,3 +75,54 @@ def test_bad_input():
         rescale_threshold([0.5, 1.5], 1, 2)
     with pytest.raises(ValueError, match="n_positive must be an integer >= 1"):
         rescale_threshold([0.5], 0, 2)
+
+
+# -- FUZZ-2 D9: nothing here squares X, so no 1e150 cap --
+def test_resamplers_accept_extreme_but_finite_x():
+    X, y = _imbalanced(6)
+    for factor in (1e200, 1e-200):
+        X_small, y_small = random_undersample(X * factor, y, random_state=0)
+        assert np.allclose(X_small / factor, random_undersample(X, y, random_state=0)[0], rtol=1e-14)
+        X_new, y_new = smote(X * factor, y, k_neighbors=3, random_state=0)
+        reference = smote(X, y, k_neighbors=3, random_state=0)[0]
+        assert np.allclose(X_new / factor, reference, rtol=1e-12) and np.array_equal(y_new, y_new)
+    with pytest.raises(ValueError, match="X must lie within \\[-8e307, 8e307\\] for SMOTE"):
+        smote(X * 1e308, y)
+
+
+# -- beyond the anchors: imbalance as a prior shift; the F1-optimal threshold --
+def test_undersampling_correction_recovers_the_full_data_posterior():
+    rng = np.random.default_rng(7)
+    m = 200_000
+    y = (rng.random(m) < 0.05).astype(int)
+    x = rng.normal(size=m) + 1.5 * y
+    posterior = lambda x_, prior: 1 / (1 + (1 - prior) / prior * np.exp(-(1.5 * x_ - 1.125)))
+    beta = y.sum() / (m - y.sum())                       # a balanced undersample
+    p_balanced = posterior(x, 0.5)                      # the Bayes posterior after undersampling
+    corrected = undersampling_correction(p_balanced, beta)
+    assert np.allclose(corrected, posterior(x, y.mean()), rtol=1e-12)
+    # thresholding the corrected probability at m+/m is thresholding p_balanced at 1/2
+    assert np.array_equal(corrected > beta / (1 + beta), p_balanced > 0.5)
+    # and the same rule as rescale_threshold on the full-data probabilities
+    assert np.array_equal(rescale_threshold(corrected, y.sum(), m - y.sum()), (p_balanced > 0.5).astype(int))
+
+
+def test_best_f1_threshold_equals_brute_force():
+    from sklearn.metrics import f1_score
+    rng = np.random.default_rng(8)
+    for _ in range(10):
+        y = (rng.random(80) < 0.2).astype(int)
+        y[0] = 1
+        score = np.round(rng.normal(size=80) + y, 1)              # ties
+        threshold, f1 = best_f1_threshold(y, score)
+        brute = max(f1_score(y, score >= t) for t in np.unique(score))
+        assert abs(f1 - brute) < 1e-12 and abs(f1_score(y, score >= threshold) - f1) < 1e-12
+
+
+def test_new_functions_bad_input():
+    with pytest.raises(ValueError, match="beta must be"):
+        undersampling_correction([0.5], beta=0)
+    with pytest.raises(ValueError, match="p_balanced must be"):
+        undersampling_correction([1.5], beta=0.5)
+    with pytest.raises(ValueError, match="y_true must hold labels 0 and 1"):
+        best_f1_threshold([0, 0], [0.1, 0.2])
