@@ -22,7 +22,7 @@ from ._validation import check_estimator_object, check_int, check_real
 from .lda import _check_two_class
 
 __all__ = ["rescale_threshold", "random_undersample", "smote", "EasyEnsembleClassifier",
-           "undersampling_correction", "best_f1_threshold"]
+           "undersampling_correction", "best_f1_threshold", "REMEDIES", "remedy_study"]
 
 
 def _check_Xy(X, y):
@@ -295,3 +295,6 @@ def best_f1_threshold(y_true, y_score):
     f1 = 2 * tp / (predicted + truth.sum())
     best = int(np.argmax(f1))                            # first maximum: the largest threshold
     return float(s[last][best]), float(f1[best])
+
+
+from ._imbalance_study import REMEDIES, remedy_study  # noqa: E402

@@ -126,3 +126,31 @@ def test_new_functions_bad_input():
         undersampling_correction([1.5], beta=0.5)
     with pytest.raises(ValueError, match="y_true must hold labels 0 and 1"):
         best_f1_threshold([0, 0], [0.1, 0.2])
+
+
+def test_remedy_study_applies_each_remedy_inside_the_folds():
+    from sklearn.metrics import balanced_accuracy_score, f1_score
+    from sklearn.model_selection import StratifiedKFold
+
+    from mlcore.imbalance import REMEDIES, remedy_study
+    X, y = _imbalanced(9, m=600, share=0.08)
+    table, out = remedy_study(X, y, random_state=0)
+    assert list(table.index) == list(REMEDIES)
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    for remedy in ("rescaling", "SMOTE"):
+        predicted = out[remedy][0]
+        assert abs(table.loc[remedy, "F1"] - np.mean([f1_score(y[te], predicted[te]) for _, te in folds])) < 1e-12
+        assert abs(table.loc[remedy, "balanced accuracy"]
+                   - np.mean([balanced_accuracy_score(y[te], predicted[te]) for _, te in folds])) < 1e-12
+    model = LogisticRegression(max_iter=1000)
+    train, test = folds[0]
+    Xs, ys = smote(X[train], y[train], random_state=0)
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    p = make_pipeline(StandardScaler(), model).fit(Xs, ys).predict_proba(X[test])[:, 1]
+    assert np.allclose(out["SMOTE"][1][test], p)                     # SMOTE on the training fold only
+    assert table.loc["undersampling, corrected", "log loss"] < table.loc["undersampling", "log loss"]
+    with pytest.raises(ValueError, match="remedies must be a list"):
+        remedy_study(X, y, ["bagging"])
+    with pytest.raises(ValueError, match="labels 0 and 1"):
+        remedy_study(X, y + 1)
