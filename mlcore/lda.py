@@ -182,9 +182,12 @@ def fisher_criterion(W, X, y):
     if np.any(peak == 0):
         raise ValueError("W must not have an all-zero column: J is undefined for w = 0.")
     W = W / peak                                 # J does not depend on the scale of w
-    S_w, _ = scatter_matrices(X, y)
-    d = X[y == classes[0]].mean(axis=0) - X[y == classes[1]].mean(axis=0)
-    numerator, denominator = (d @ W) ** 2, np.einsum("ij,ik,kj->j", W, S_w, W)
+    first = y == classes[0]
+    mean0, mean1 = X[first].mean(axis=0), X[~first].mean(axis=0)
+    centred = X - np.where(first[:, None], mean0, mean1)
+    # w^T S_w w as ||Z w||^2 from the class-centred data Z: forming S_w first would lose
+    # digits to cancellation when S_w is ill-conditioned.
+    numerator, denominator = ((mean0 - mean1) @ W) ** 2, np.sum((centred @ W) ** 2, axis=0)
     if np.any((numerator == 0) & (denominator == 0)):
         raise ValueError("J is undefined (0/0) for some direction: along it the class means "
                          "coincide and neither class varies (e.g. constant X).")
