@@ -18,6 +18,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._validation_sklearn import naming
+
 from ._validation import check_array, check_real
 
 __all__ = ["fisher_direction_exact", "coded_least_squares", "ledoit_wolf", "ShrinkageLDA"]
@@ -195,8 +197,10 @@ class ShrinkageLDA(ClassifierMixin, BaseEstimator):
         if not (isinstance(self.shrinkage, str) and self.shrinkage == "auto"):
             check_real(self.shrinkage, "shrinkage", low=0, high=1,
                        why='"auto" for Ledoit-Wolf, or a fixed intensity')
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
+        with naming("X or y"):
+            X, y = validate_data(self, X, y, dtype=np.float64)
+        with naming("y"):
+            check_classification_targets(y)
         if np.abs(X).max(initial=0.0) > 1e75:
             raise ValueError("X must lie within [-1e75, 1e75] (fourth powers would overflow); rescale X.")
         self.classes_, index = np.unique(y, return_inverse=True)
@@ -236,7 +240,8 @@ class ShrinkageLDA(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """The linear discriminant scores (two classes: the log-odds of ``classes_[1]``)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        with naming("X"):
+            X = validate_data(self, X, dtype=np.float64, reset=False)
         scores = X @ self.coef_.T + self.intercept_
         return scores.ravel() if self.classes_.size == 2 else scores
 

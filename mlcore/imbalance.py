@@ -18,6 +18,8 @@ from ._validation import as_random_state as check_random_state  # every seed mlc
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._validation_sklearn import naming
+
 from ._validation import check_estimator_object, check_int, check_real
 from .lda import _check_two_class
 
@@ -197,8 +199,10 @@ class EasyEnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         """Fit one learner per undersampled training set; returns ``self``."""
         n_subsets = check_int(self.n_subsets, "n_subsets", low=1, high=10**6)
         check_estimator_object(self.estimator, "estimator", ("fit",))
-        X, y = validate_data(self, X, y)
-        check_classification_targets(y)
+        with naming("X or y"):
+            X, y = validate_data(self, X, y)
+        with naming("y"):
+            check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.size != 2:
             raise ValueError(f"Only binary classification is supported: y must hold two classes, "
@@ -213,7 +217,8 @@ class EasyEnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
     def predict_proba(self, X):
         """The mean of the learners' probabilities, columns in the order of ``classes_``."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
+        with naming("X"):
+            X = validate_data(self, X, reset=False)
         return np.mean([e.predict_proba(X) for e in self.estimators_], axis=0)
 
     def predict(self, X):

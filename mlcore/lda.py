@@ -21,6 +21,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._validation_sklearn import naming
+
 from ._validation import check_array, check_int, check_labels, check_option, check_real
 from .widgets import InteractiveFigure
 
@@ -252,9 +254,11 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
         """Compute the class means, the scatter matrices and the directions; returns ``self``."""
         check_option(self.solver, "solver", ["svd", "eigen"])
         tol = check_real(self.tol, "tol", low=0)
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        with naming("X or y"):
+            X, y = validate_data(self, X, y, dtype=np.float64)
         X, _ = _check_X_y(X, y)
-        check_classification_targets(y)
+        with naming("y"):
+            check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
         n_samples, n_features = X.shape
         n_classes = self.classes_.size
@@ -321,14 +325,16 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
     def transform(self, X):
         """Project onto the first ``n_components`` discriminant directions."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        with naming("X"):
+            X = validate_data(self, X, dtype=np.float64, reset=False)
         centred = X - self.xbar_ if self.solver == "svd" else X
         return (centred @ self.scalings_)[:, : self._n_components]
 
     def decision_function(self, X):
         """The linear discriminant scores (for two classes, the log-odds of ``classes_[1]``)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        with naming("X"):
+            X = validate_data(self, X, dtype=np.float64, reset=False)
         scores = X @ self.coef_.T + self.intercept_
         return scores.ravel() if self.classes_.size == 2 else scores
 

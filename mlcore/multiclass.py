@@ -23,6 +23,8 @@ from ._validation import as_random_state as check_random_state  # every seed mlc
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._validation_sklearn import naming
+
 from ._validation import check_estimator_object, check_int, check_option, check_real
 
 __all__ = ["coding_matrix", "code_separation", "ECOCClassifier"]
@@ -228,8 +230,10 @@ class ECOCClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         """Train one binary classifier per column of the code; returns ``self``."""
         check_option(self.decoding, "decoding", ["hamming", "euclidean", "loss"])
         check_estimator_object(self.estimator, "estimator", ("fit",))
-        X, y = validate_data(self, X, y, accept_sparse=False)
-        check_classification_targets(y)
+        with naming("X or y"):
+            X, y = validate_data(self, X, y, accept_sparse=False)
+        with naming("y"):
+            check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
         n_classes = self.classes_.size
         if n_classes < 2:
@@ -265,7 +269,8 @@ class ECOCClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         Signs (±1) for Hamming decoding; real values for Euclidean and loss-based decoding.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
+        with naming("X"):
+            X = validate_data(self, X, reset=False)
         if self.decoding == "hamming":
             return np.column_stack([e.predict(X) for e in self.estimators_]).astype(float)
         outputs = []

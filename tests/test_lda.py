@@ -226,3 +226,19 @@ def test_shrinkage_lda_bad_input():
     for bad in (1.5, -0.1, "ledoit"):
         with pytest.raises((TypeError, ValueError), match="shrinkage"):
             ShrinkageLDA(shrinkage=bad).fit(X, np.arange(10) % 2)
+
+
+def test_estimator_messages_name_the_parameter():
+    from mlcore.imbalance import EasyEnsembleClassifier
+    from mlcore.lda import ShrinkageLDA
+    from mlcore.multiclass import ECOCClassifier
+    from sklearn.linear_model import LogisticRegression
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    for model in (FisherLDA(), ShrinkageLDA(), ECOCClassifier(LogisticRegression()), EasyEnsembleClassifier(LogisticRegression())):
+        with pytest.raises(ValueError, match="^y (is not valid: Unknown label type|must hold class labels)"):
+            model.fit(X, np.linspace(0, 1, 20))
+        with pytest.raises(ValueError, match="^X or y is not valid: Expected 2D array"):
+            model.fit(X[:, 0], np.arange(20) % 2)
+        model.fit(X, np.arange(20) % 2)
+        with pytest.raises(ValueError, match="^X has 3 features"):
+            model.predict(np.ones((2, 3)))
