@@ -9,7 +9,10 @@ Many classes: the directions of the generalized eigenproblem
 (:class:`FisherLDA`). Checked against
 ``sklearn.discriminant_analysis.LinearDiscriminantAnalysis`` in
 ``tests/test_lda.py``; :class:`ProjectionFigure` is the chapter's
-interactive figure.
+interactive figure. From ``_lda_shrinkage.py``: :func:`fisher_direction_exact`
+(rational arithmetic, the reference for rounding errors),
+:func:`coded_least_squares` (Fisher's direction as least squares),
+:func:`ledoit_wolf` and :class:`ShrinkageLDA` (fewer samples than features).
 """
 
 from __future__ import annotations
