@@ -1,6 +1,8 @@
 """Learning with imbalanced classes (chapter 11): rescaling the threshold,
-undersampling (with an EasyEnsemble of undersampled learners, so that no
-sample is wasted) and oversampling by interpolation (SMOTE).
+undersampling (with an EasyEnsemble-style average of undersampled learners,
+so that no sample is wasted, and the probability correction that turns
+undersampling back into rescaling), oversampling by interpolation (SMOTE),
+and the threshold that maximizes F1.
 
 ``smote`` draws the same synthetic points as ``imblearn.over_sampling.SMOTE``
 for the same integer seed, and ``random_undersample`` the same class counts
@@ -16,15 +18,26 @@ from ._validation import as_random_state as check_random_state  # every seed mlc
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_estimator_object, check_int
+from ._validation_sklearn import naming
+
+from ._validation import check_estimator_object, check_int, check_real
 from .lda import _check_two_class
 
-__all__ = ["rescale_threshold", "random_undersample", "smote", "EasyEnsembleClassifier"]
+__all__ = ["rescale_threshold", "random_undersample", "smote", "EasyEnsembleClassifier",
+           "undersampling_correction", "best_f1_threshold", "REMEDIES", "remedy_study"]
 
 
 def _check_Xy(X, y):
-    X, y, classes = _check_two_class(X, y)
+    """Any finite X (nothing here squares it), two classes in y."""
+    X, y, classes = _check_two_class(X, y, cap=False)
     return X, y, classes, np.array([np.sum(y == c) for c in classes])
+
+
+def _check_proba(p, name):
+    p = np.asarray(p, dtype=float) if not isinstance(p, (str, bytes)) else None
+    if p is None or p.ndim != 1 or not np.all(np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise ValueError(f"{name} must be a 1-D array of probabilities in [0, 1].")
+    return p
 
 
 def rescale_threshold(y_proba, n_positive, n_negative):
@@ -54,9 +67,7 @@ def rescale_threshold(y_proba, n_positive, n_negative):
     >>> rescale_threshold([0.05, 0.15, 0.6], n_positive=10, n_negative=90).tolist()
     [0, 1, 1]
     """
-    p = np.asarray(y_proba, dtype=float)
-    if p.ndim != 1 or not np.all(np.isfinite(p)) or np.any((p < 0) | (p > 1)):
-        raise ValueError("y_proba must be a 1-D array of probabilities in [0, 1].")
+    p = _check_proba(y_proba, "y_proba")
     n_positive = check_int(n_positive, "n_positive", low=1)
     n_negative = check_int(n_negative, "n_negative", low=1)
     return (p * n_negative > (1 - p) * n_positive).astype(int)
@@ -119,13 +130,20 @@ def smote(X, y, k_neighbors=5, random_state=None):
     ((48, 2), [24, 24])
     """
     X, y, classes, counts = _check_Xy(X, y)
+    if np.abs(X).max() > 8e307:
+        raise ValueError(f"X must lie within [-8e307, 8e307] for SMOTE (the differences "
+                         f"x_nn - x would overflow), got largest |x| {np.abs(X).max():g}.")
     minority = classes[np.argmin(counts)]
     n_minority, n_new = counts.min(), counts.max() - counts.min()
     k = check_int(k_neighbors, "k_neighbors", low=1, high=n_minority - 1,
                   why=f"each of the {n_minority} minority samples needs that many minority neighbours")
     rng = check_random_state(random_state)
     X_min = X[y == minority]
-    neighbours = NearestNeighbors(n_neighbors=k + 1).fit(X_min).kneighbors(X_min, return_distance=False)[:, 1:]
+    peak = np.abs(X_min).max()
+    # Squared distances would overflow (or underflow) at extreme scales: search on X scaled
+    # by a power of two, which keeps every distance's ordering exactly.
+    scaled = X_min * 2.0 ** -np.floor(np.log2(peak)) if (peak > 1e150 or 0 < peak < 1e-150) else X_min
+    neighbours = NearestNeighbors(n_neighbors=k + 1).fit(scaled).kneighbors(scaled, return_distance=False)[:, 1:]
     picks = rng.randint(low=0, high=neighbours.size, size=n_new)
     steps = rng.uniform(size=n_new)[:, None]
     rows, cols = np.floor_divide(picks, k), np.mod(picks, k)
@@ -134,12 +152,16 @@ def smote(X, y, k_neighbors=5, random_state=None):
 
 
 class EasyEnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
-    """Average of learners each trained on all minority samples and a fresh majority subset.
+    """EasyEnsemble-style: the average of learners each trained on all minority samples and a fresh majority subset.
 
     Undersampling throws majority samples away; training ``n_subsets``
     learners on independent undersampled sets and averaging their
     probabilities uses (nearly) all of them, the idea of EasyEnsemble
-    (Liu, Wu and Zhou, 2009), here with any base learner.
+    (Liu, Wu and Zhou, 2009), here with any base learner. (Their
+    EasyEnsemble, like imbalanced-learn's ``EasyEnsembleClassifier``, trains
+    AdaBoost on each subset.) The averaged probabilities are those of a
+    balanced world: correct them with :func:`undersampling_correction`, or
+    threshold them at ½ for balanced error.
 
     Parameters
     ----------
@@ -177,8 +199,10 @@ class EasyEnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         """Fit one learner per undersampled training set; returns ``self``."""
         n_subsets = check_int(self.n_subsets, "n_subsets", low=1, high=10**6)
         check_estimator_object(self.estimator, "estimator", ("fit",))
-        X, y = validate_data(self, X, y)
-        check_classification_targets(y)
+        with naming("X or y"):
+            X, y = validate_data(self, X, y)
+        with naming("y"):
+            check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.size != 2:
             raise ValueError(f"Only binary classification is supported: y must hold two classes, "
@@ -193,10 +217,89 @@ class EasyEnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
     def predict_proba(self, X):
         """The mean of the learners' probabilities, columns in the order of ``classes_``."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
+        with naming("X"):
+            X = validate_data(self, X, reset=False)
         return np.mean([e.predict_proba(X) for e in self.estimators_], axis=0)
 
     def predict(self, X):
         """The class with the larger mean probability."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
+
+
+def undersampling_correction(p_balanced, beta):
+    """Map probabilities learned on undersampled data back to the original class ratio.
+
+    Keeping every positive and a share :math:`\\beta` of the negatives
+    multiplies the negatives' prior by :math:`\\beta` and leaves the
+    class-conditional densities unchanged (a prior shift). Bayes' rule then
+    gives the original posterior from the undersampled one :math:`p_s`:
+
+    .. math:: p = \\frac{\\beta p_s}{\\beta p_s - p_s + 1}
+
+    (Dal Pozzolo, Caelen, Johnson and Bontempi, 2015). For a balanced
+    undersample :math:`\\beta = m^+/m^-`, and thresholding :math:`p` at
+    :math:`m^+/m` is thresholding :math:`p_s` at ½: undersampling, then
+    correcting, is rescaling.
+
+    Parameters
+    ----------
+    p_balanced : array_like of shape (m,)
+        Positive-class probabilities of a model trained on the undersampled data.
+    beta : float in (0, 1]
+        Share of the negatives kept (:math:`m^+/m^-` for a balanced undersample).
+
+    Returns
+    -------
+    ndarray of shape (m,)
+
+    Examples
+    --------
+    >>> undersampling_correction([0.5, 0.9], beta=0.1).round(4).tolist()
+    [0.0909, 0.4737]
+    """
+    p = _check_proba(p_balanced, "p_balanced")
+    beta = check_real(beta, "beta", low=0, high=1, low_open=True,
+                      why="the share of negatives kept by undersampling")
+    return beta * p / (beta * p - p + 1)
+
+
+def best_f1_threshold(y_true, y_score):
+    """The score threshold ``t`` whose rule ``y_score >= t`` has the largest F1 on these data.
+
+    F1 is not a threshold-free measure and no remedy for imbalance targets
+    it; the threshold that maximizes it has to be found, on training data
+    (inside the training folds when it is evaluated by cross-validation).
+    Ties go to the largest threshold.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (m,), labels 0/1 (1 = positive)
+    y_score : array_like of shape (m,)
+
+    Returns
+    -------
+    threshold, f1 : float
+
+    Examples
+    --------
+    >>> best_f1_threshold([0, 0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.35, 0.8, 0.9])
+    (0.3, 0.8571428571428571)
+    """
+    from ._validation import check_array
+
+    score = check_array(y_score, "y_score", ndim=1, min_length=1)
+    truth = check_array(y_true, "y_true", ndim=1, length=len(score))
+    if not np.isin(truth, [0, 1]).all() or truth.sum() == 0:
+        raise ValueError("y_true must hold labels 0 and 1 with at least one positive (1).")
+    order = np.argsort(-score, kind="stable")
+    s, t = score[order], truth[order]
+    last = np.r_[s[1:] != s[:-1], True]                  # the end of each run of tied scores
+    tp = np.cumsum(t)[last]
+    predicted = np.arange(1, len(s) + 1)[last]
+    f1 = 2 * tp / (predicted + truth.sum())
+    best = int(np.argmax(f1))                            # first maximum: the largest threshold
+    return float(s[last][best]), float(f1[best])
+
+
+from ._imbalance_study import REMEDIES, remedy_study  # noqa: E402

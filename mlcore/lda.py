@@ -9,35 +9,49 @@ Many classes: the directions of the generalized eigenproblem
 (:class:`FisherLDA`). Checked against
 ``sklearn.discriminant_analysis.LinearDiscriminantAnalysis`` in
 ``tests/test_lda.py``; :class:`ProjectionFigure` is the chapter's
-interactive figure.
+interactive figure. From ``_lda_shrinkage.py``: :func:`fisher_direction_exact`
+(rational arithmetic, the reference for rounding errors),
+:func:`coded_least_squares` (Fisher's direction as least squares),
+:func:`ledoit_wolf` and :class:`ShrinkageLDA` (fewer samples than features).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+import scipy.special
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation_sklearn import naming
 
 from ._validation import check_array, check_int, check_labels, check_option, check_real
 from .widgets import InteractiveFigure
 
 __all__ = ["scatter_matrices", "fisher_direction", "fisher_criterion", "FisherLDA",
-           "ProjectionFigure"]
+           "ProjectionFigure", "fisher_direction_exact", "coded_least_squares", "ledoit_wolf",
+           "ShrinkageLDA"]
 
 
-def _check_X_y(X, y):
-    """X a finite (m, n) array within [-1e150, 1e150] (scatters square it), y m labels."""
+def _check_X_y(X, y, *, cap=True):
+    """X a finite (m, n >= 1) array, within [-1e150, 1e150] if ``cap`` (scatters square it);
+    y m class labels (not continuous values)."""
     X = check_array(X, "X", ndim=2, min_length=1)
-    if np.abs(X).max(initial=0.0) > 1e150:
+    if X.shape[1] == 0:
+        raise ValueError(f"X must have at least one column (feature), got shape {X.shape}.")
+    if cap and np.abs(X).max(initial=0.0) > 1e150:
         raise ValueError(f"X must lie within [-1e150, 1e150] (its scatter matrices would "
                          f"overflow), got largest |x| {np.abs(X).max():g}; standardize X.")
-    return X, check_labels(y, "y", n_samples=len(X))
+    y = check_labels(y, "y", n_samples=len(X))
+    if y.dtype.kind == "f" and not np.array_equal(y, np.round(y)):
+        raise ValueError(f"y must hold class labels, got continuous values (e.g. {float(y[y != np.round(y)][0]):g}); "
+                         "discretize y first.")
+    return X, y
 
 
-def _check_two_class(X, y):
-    X, y = _check_X_y(X, y)
+def _check_two_class(X, y, *, cap=True):
+    X, y = _check_X_y(X, y, cap=cap)
     classes = np.unique(y)
     if classes.size != 2:
         raise ValueError(f"y must hold exactly two classes, got {classes.size} ({classes.tolist()[:5]}).")
@@ -65,6 +79,9 @@ def scatter_matrices(X, y):
     """
     X, y = _check_X_y(X, y)
     classes, index = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(f"y must hold at least two classes (S_b needs two class means), got "
+                         f"{classes.size} ({classes.tolist()[:5]}).")
     counts = np.bincount(index)
     means = np.array([X[index == k].mean(axis=0) for k in range(classes.size)])
     centred = X - means[index]
@@ -74,30 +91,66 @@ def scatter_matrices(X, y):
 
 
 def fisher_direction(X, y):
-    """Fisher's two-class direction :math:`w = S_w^{-1}(\\mu_0 - \\mu_1)`, unit length.
+    """Fisher's two-class direction :math:`w \\propto S_w^{-1}(\\mu_0 - \\mu_1)`, unit length.
 
-    :math:`S_w^{-1}` is applied through the SVD :math:`S_w = U\\Sigma V^\\top`
-    (:math:`S_w^{-1} = V\\Sigma^{-1}U^\\top`), dropping singular values below
-    ``1e-10`` times the largest: the stable route the source suggests, and a
-    least-squares answer when :math:`S_w` is singular. ``classes`` are ordered
-    as ``np.unique(y)``: :math:`\\mu_0` is the first class's mean.
+    Computed without forming :math:`S_w`: with :math:`Z` the class-centred
+    data (so :math:`S_w = Z^\\top Z`) and its thin SVD :math:`Z = U\\Sigma V^\\top`,
+    :math:`S_w^{-1} = V\\Sigma^{-2}V^\\top`. Forming :math:`S_w` would square
+    the data's condition number before any solve or SVD of it; the SVD of
+    :math:`Z` does not (the route of ``FisherLDA(solver="svd")`` and
+    scikit-learn's ``solver="svd"``). The columns of :math:`Z` are first
+    divided by their within-class spread and the answer mapped back, so the
+    direction is equivariant under a change of units of any feature.
+
+    When :math:`S_w` is singular (numerical rank below ``n``: singular
+    values of the standardized :math:`Z` below ``max(m, n) * eps`` times the
+    largest), :math:`J` is unbounded if :math:`\\mu_0 - \\mu_1` has a component
+    in the null space of :math:`S_w` (a direction along which neither class
+    varies but the means differ); the direction returned is then that
+    component, the limit of :math:`(S_w + \\epsilon I)^{-1}(\\mu_0 - \\mu_1)` as
+    :math:`\\epsilon \\to 0`. Otherwise it is the pseudo-inverse solution, the
+    same limit. ``classes`` are ordered as ``np.unique(y)``: :math:`\\mu_0` is
+    the first class's mean.
+
+    Raises
+    ------
+    ValueError
+        If the two class means coincide (to rounding): no direction separates them.
 
     Examples
     --------
     >>> X = np.array([[0.0, 0.0], [1.0, 0.4], [0.4, 0.1], [0.0, 1.0], [1.0, 1.6], [0.6, 1.1]])
     >>> fisher_direction(X, [0, 0, 0, 1, 1, 1]).round(3)
     array([ 0.435, -0.9  ])
+    >>> w = fisher_direction(X * [1.0, 1e-6], [0, 0, 0, 1, 1, 1])   # feature 2 in other units
+    >>> bool(np.allclose(w, [0.435, -0.9e6] / np.hypot(0.435, 0.9e6), rtol=1e-2))
+    True
     """
-    X, y, classes = _check_two_class(X, y)
-    S_w, _ = scatter_matrices(X, y)
-    difference = X[y == classes[0]].mean(axis=0) - X[y == classes[1]].mean(axis=0)
-    U, s, Vt = np.linalg.svd(S_w)
-    keep = s > 1e-10 * max(s[0], np.finfo(float).tiny)
-    w = Vt[keep].T @ ((U[:, keep].T @ difference) / s[keep])
-    norm = np.linalg.norm(w)
-    if norm == 0:
-        raise ValueError("the two class means coincide; no direction separates them.")
-    return w / norm
+    X, y, classes = _check_two_class(X, y, cap=False)
+    first = y == classes[0]
+    mean0, mean1 = X[first].mean(axis=0), X[~first].mean(axis=0)
+    difference = mean0 - mean1
+    centred = X - np.where(first[:, None], mean0, mean1)
+    # Within-class spread per column, computed without squaring tiny or huge numbers.
+    peak = np.abs(centred).max(axis=0)
+    peak[peak == 0] = 1.0
+    scale = peak * np.sqrt(np.mean((centred / peak) ** 2, axis=0))
+    scale[scale == 0] = peak[scale == 0]
+    rounding = 16 * np.finfo(float).eps * np.maximum(np.abs(mean0), np.abs(mean1))
+    if np.all(np.abs(difference) <= rounding):
+        raise ValueError("the two class means coincide (to rounding); no direction separates them.")
+    d = difference / scale
+    _, s, Vt = np.linalg.svd(centred / scale, full_matrices=False)
+    rank = int(np.sum(s > max(X.shape) * np.finfo(float).eps * max(s[0], np.finfo(float).tiny)))
+    V = Vt[:rank].T
+    inside = V @ (V.T @ d)
+    outside = d - inside
+    if rank < X.shape[1] and np.linalg.norm(outside) > 1e-8 * np.linalg.norm(d):
+        w = outside                                   # zero within-class spread: J is unbounded
+    else:
+        w = V @ ((V.T @ d) / s[:rank] ** 2)
+    w = (w / np.abs(w).max()) * (scale.min() / scale)   # back to X's units, no overflow
+    return w / np.linalg.norm(w)
 
 
 def fisher_criterion(W, X, y):
@@ -130,9 +183,21 @@ def fisher_criterion(W, X, y):
     W = W[:, None] if single else W
     if W.shape[0] != X.shape[1]:
         raise ValueError(f"W must have {X.shape[1]} rows (one per feature), got {W.shape[0]}.")
-    S_w, _ = scatter_matrices(X, y)
-    d = X[y == classes[0]].mean(axis=0) - X[y == classes[1]].mean(axis=0)
-    J = (d @ W) ** 2 / np.einsum("ij,ik,kj->j", W, S_w, W)
+    peak = np.abs(W).max(axis=0)
+    if np.any(peak == 0):
+        raise ValueError("W must not have an all-zero column: J is undefined for w = 0.")
+    W = W / peak                                 # J does not depend on the scale of w
+    first = y == classes[0]
+    mean0, mean1 = X[first].mean(axis=0), X[~first].mean(axis=0)
+    centred = X - np.where(first[:, None], mean0, mean1)
+    # w^T S_w w as ||Z w||^2 from the class-centred data Z: forming S_w first would lose
+    # digits to cancellation when S_w is ill-conditioned.
+    numerator, denominator = ((mean0 - mean1) @ W) ** 2, np.sum((centred @ W) ** 2, axis=0)
+    if np.any((numerator == 0) & (denominator == 0)):
+        raise ValueError("J is undefined (0/0) for some direction: along it the class means "
+                         "coincide and neither class varies (e.g. constant X).")
+    with np.errstate(divide="ignore"):
+        J = numerator / denominator              # +inf: no within-class spread, distinct means
     return float(J[0]) if single else J
 
 
@@ -179,6 +244,8 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
     ((150, 2), 0.98)
     >>> lda.explained_variance_ratio_.round(4)
     array([0.9912, 0.0088])
+    >>> lda.predict_proba(X[:1]).round(3)
+    array([[1., 0., 0.]])
     """
 
     def __init__(self, n_components=None, *, solver="svd", tol=1e-4):
@@ -190,9 +257,11 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
         """Compute the class means, the scatter matrices and the directions; returns ``self``."""
         check_option(self.solver, "solver", ["svd", "eigen"])
         tol = check_real(self.tol, "tol", low=0)
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        with naming("X or y"):
+            X, y = validate_data(self, X, y, dtype=np.float64)
         X, _ = _check_X_y(X, y)
-        check_classification_targets(y)
+        with naming("y"):
+            check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
         n_samples, n_features = X.shape
         n_classes = self.classes_.size
@@ -259,16 +328,38 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
     def transform(self, X):
         """Project onto the first ``n_components`` discriminant directions."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        with naming("X"):
+            X = validate_data(self, X, dtype=np.float64, reset=False)
         centred = X - self.xbar_ if self.solver == "svd" else X
         return (centred @ self.scalings_)[:, : self._n_components]
 
     def decision_function(self, X):
         """The linear discriminant scores (for two classes, the log-odds of ``classes_[1]``)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        with naming("X"):
+            X = validate_data(self, X, dtype=np.float64, reset=False)
         scores = X @ self.coef_.T + self.intercept_
         return scores.ravel() if self.classes_.size == 2 else scores
+
+    def predict_proba(self, X):
+        """Posterior class probabilities of the shared-covariance Gaussian model.
+
+        The softmax of the discriminant scores (for two classes, the sigmoid of
+        the log-odds), columns in the order of ``classes_``; equal to
+        scikit-learn's ``LinearDiscriminantAnalysis.predict_proba``.
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            positive = scipy.special.expit(scores)
+            return np.column_stack([1 - positive, positive])
+        return scipy.special.softmax(scores, axis=1)
+
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba`, computed without underflow."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return np.column_stack([-np.logaddexp(0, scores), -np.logaddexp(0, -scores)])
+        return scipy.special.log_softmax(scores, axis=1)
 
     def predict(self, X):
         """The class with the largest discriminant score."""
@@ -373,3 +464,7 @@ class ProjectionFigure(InteractiveFigure):
 
     def dynamic_artists(self):
         return [self.line, self.feet, *self.hists, self.J_dot, self.caption]
+
+
+from ._lda_shrinkage import (ShrinkageLDA, coded_least_squares, fisher_direction_exact,  # noqa: E402
+                             ledoit_wolf)

@@ -91,3 +91,55 @@ def test_bad_input():
         ECOCClassifier(_model(), code=np.array([[1, 1], [1, -1], [1, 1]])).fit(X, y)
     with pytest.raises(ValueError, match="at most 12"):
         coding_matrix(13, "exhaustive")
+
+
+# -- FUZZ-2 A11, E1, E2 and the unchecked code_size --
+def test_code_separation_is_allwein_distance_with_zeros_counting_half():
+    assert code_separation(np.array([[1, 0], [-1, 0]])) == (1.5, 1.0)     # was (1.0, 1.0)
+    assert code_separation(coding_matrix(4, "ovo"))[0] == 3.5              # was 3.0
+    rng = np.random.default_rng(0)
+    for _ in range(20):                                                    # brute force, pairwise
+        code = rng.integers(-1, 2, size=(5, 7))
+        brute = min(np.sum(1 - code[i] * code[j]) / 2 for i in range(5) for j in range(i + 1, 5))
+        brute_columns = min(min(np.sum(1 - code[:, i] * code[:, j]), np.sum(1 + code[:, i] * code[:, j])) / 2
+                            for i in range(7) for j in range(i + 1, 7))
+        assert code_separation(code) == (brute, brute_columns)
+
+
+def test_coding_matrix_is_fast_and_capped():
+    import time
+    start = time.process_time()
+    code = coding_matrix(4, "dense-random", code_size=100, random_state=0)    # was 96 s
+    assert code.shape == (4, 400) and code_separation(code)[1] == 0
+    assert time.process_time() - start < 20                                   # generous: CPU time, not wall
+    with pytest.raises(ValueError, match="n_classes \\* n_columns below 1e8"):
+        coding_matrix(100000, "ovo")                                          # was 5e9 columns
+    with pytest.raises(ValueError, match="code_size must be > 0"):
+        coding_matrix(4, "ovr", code_size=0.0)
+    with pytest.raises(TypeError, match="code_size"):
+        coding_matrix(4, "ovo", code_size={})
+
+
+# -- review findings 22 and 25: loss-based decoding; a {0, 1} code book is refused with a hint --
+def test_loss_based_decoding_is_allwein_hinge_and_beats_euclidean_on_ovo():
+    X, y = load_digits(return_X_y=True)
+    X_a, y_a, X_b, y_b = X[::2], y[::2], X[1::2], y[1::2]
+    accuracy = {}
+    for decoding in ("hamming", "euclidean", "loss"):
+        ecoc = ECOCClassifier(RidgeClassifier(), code="ovo", decoding=decoding).fit(X_a, y_a)
+        accuracy[decoding] = ecoc.score(X_b, y_b)
+    F = ecoc.binary_outputs(X_b)
+    loss = np.maximum(0, 1 - F[:, None, :] * ecoc.code_[None]).sum(axis=2)
+    assert np.array_equal(ecoc.predict(X_b), ecoc.classes_[loss.argmin(axis=1)])
+    assert accuracy["loss"] > accuracy["euclidean"] + 0.02, accuracy
+
+
+def test_zero_one_code_book_is_refused_with_the_mapping():
+    from sklearn.naive_bayes import GaussianNB
+    X, y = load_wine(return_X_y=True)
+    theirs = OutputCodeClassifier(GaussianNB(), code_size=3, random_state=1).fit(X, y)
+    assert set(np.unique(theirs.code_book_)) == {0, 1}
+    with pytest.raises(ValueError, match="2 \\* code - 1"):
+        ECOCClassifier(GaussianNB(), code=theirs.code_book_).fit(X, y)
+    ours = ECOCClassifier(GaussianNB(), code=2 * theirs.code_book_ - 1, decoding="euclidean").fit(X, y)
+    assert np.array_equal(ours.predict(X), theirs.predict(X))

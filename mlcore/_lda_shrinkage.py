@@ -1,0 +1,261 @@
+"""LDA beyond the scatter matrices (chapter 11): the exact direction in rational
+arithmetic, Fisher's direction as least squares on coded targets, and
+shrinkage LDA (Ledoit-Wolf) for fewer samples than features.
+
+Re-exported by :mod:`mlcore.lda`; checked against scikit-learn's
+``LedoitWolf`` and ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto")``
+in ``tests/test_lda.py``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import scipy.linalg
+import scipy.special
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation_sklearn import naming
+
+from ._validation import check_array, check_real
+
+__all__ = ["fisher_direction_exact", "coded_least_squares", "ledoit_wolf", "ShrinkageLDA"]
+
+
+def fisher_direction_exact(X, y):
+    """Fisher's two-class direction :math:`S_w^{-1}(\\mu_0 - \\mu_1)` in exact rational arithmetic.
+
+    Every float is an exact rational, so the means, :math:`S_w` and the solve
+    (Gauss-Jordan on :class:`fractions.Fraction`) carry no rounding; only the
+    final unit vector is rounded to floats. A reference for measuring the
+    rounding error of floating-point routes; slow (use a few features only).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        Unit length; :math:`\\mu_0` is the mean of ``np.unique(y)[0]``.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.4], [0.4, 0.1], [0.0, 1.0], [1.0, 1.6], [0.6, 1.1]])
+    >>> fisher_direction_exact(X, [0, 0, 0, 1, 1, 1]).round(3)
+    array([ 0.435, -0.9  ])
+    """
+    from .lda import _check_two_class
+
+    X, y, classes = _check_two_class(X, y, cap=False)
+    n = X.shape[1]
+    if n > 20:
+        raise ValueError(f"X must have at most 20 columns for the exact solve, got {n}.")
+    rows = [[Fraction(v) for v in row] for row in X.tolist()]
+    means = []
+    for c in classes:
+        members = [rows[i] for i in np.flatnonzero(y == c)]
+        means.append([sum(r[j] for r in members) / len(members) for j in range(n)])
+    S = [[Fraction(0)] * n for _ in range(n)]
+    for row, label in zip(rows, y):
+        centred = [row[j] - means[int(label == classes[1])][j] for j in range(n)]
+        for i in range(n):
+            for j in range(n):
+                S[i][j] += centred[i] * centred[j]
+    M = [S[i] + [means[0][i] - means[1][i]] for i in range(n)]
+    for i in range(n):                                       # Gauss-Jordan, exact
+        pivot = next((r for r in range(i, n) if M[r][i] != 0), None)
+        if pivot is None:
+            raise ValueError("S_w is singular: the exact direction is not unique.")
+        M[i], M[pivot] = M[pivot], M[i]
+        for r in range(n):
+            if r != i and M[r][i] != 0:
+                factor = M[r][i] / M[i][i]
+                M[r] = [a - factor * b for a, b in zip(M[r], M[i])]
+    w = [M[i][n] / M[i][i] for i in range(n)]
+    largest = max(abs(v) for v in w)
+    if largest == 0:
+        raise ValueError("the two class means coincide; no direction separates them.")
+    w = np.array([float(v / largest) for v in w])
+    return w / np.linalg.norm(w)
+
+
+def coded_least_squares(X, y):
+    """Least-squares slopes of the coded target :math:`-m/m_0` (class 0), :math:`+m/m_1` (class 1).
+
+    Regress the coded target on the features with an intercept; the slope
+    vector is proportional to Fisher's direction
+    :math:`S_w^{-1}(\\mu_1 - \\mu_0)` (Hastie, Tibshirani and Friedman,
+    *Elements of Statistical Learning*, Ex. 4.2). In fact any two distinct
+    codes give a multiple of it; this one makes the intercept the
+    overall mean's offset.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        The slopes (not normalized); class 0 is ``np.unique(y)[0]``.
+
+    Examples
+    --------
+    >>> from mlcore.lda import fisher_direction
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.4], [0.4, 0.1], [0.0, 1.0], [1.0, 1.6], [0.6, 1.1]])
+    >>> beta = coded_least_squares(X, [0, 0, 0, 1, 1, 1])
+    >>> bool(np.allclose(-beta / np.linalg.norm(beta), fisher_direction(X, [0, 0, 0, 1, 1, 1])))
+    True
+    """
+    from .lda import _check_two_class
+
+    X, y, classes = _check_two_class(X, y)
+    m, m1 = len(y), np.sum(y == classes[1])
+    target = np.where(y == classes[1], m / m1, -m / (m - m1))
+    design = np.column_stack([np.ones(m), X - X.mean(axis=0)])
+    coefficients, *_ = scipy.linalg.lstsq(design, target)
+    return coefficients[1:]
+
+
+def ledoit_wolf(X):
+    """Ledoit-Wolf shrinkage of the covariance of ``X`` towards a multiple of the identity.
+
+    With :math:`S` the maximum-likelihood covariance of the centred rows
+    :math:`x_i` (:math:`m` of them, :math:`n` features) and
+    :math:`\\mu = \\operatorname{tr}(S)/n`, the estimate is
+    :math:`(1 - \\alpha)S + \\alpha\\mu I` with
+    :math:`\\alpha = \\min(\\bar b^2, d^2)/d^2`,
+    :math:`d^2 = \\lVert S - \\mu I\\rVert_F^2/n` and
+    :math:`\\bar b^2 = \\frac{1}{m^2 n}\\sum_i \\lVert x_ix_i^\\top - S\\rVert_F^2`
+    (Ledoit and Wolf, 2004), the intensity that minimizes the expected
+    Frobenius loss, estimated from the data. Equal to
+    ``sklearn.covariance.ledoit_wolf``.
+
+    Returns
+    -------
+    covariance : ndarray of shape (n, n)
+    shrinkage : float
+        :math:`\\alpha \\in [0, 1]`.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(10, 30))
+    >>> covariance, alpha = ledoit_wolf(X)
+    >>> covariance.shape, bool(0 < alpha <= 1), bool(np.linalg.eigvalsh(covariance).min() > 0)
+    ((30, 30), True, True)
+    """
+    X = check_array(X, "X", ndim=2, min_length=2)
+    if X.shape[1] == 0:
+        raise ValueError(f"X must have at least one column, got shape {X.shape}.")
+    if np.abs(X).max() > 1e75:
+        raise ValueError("X must lie within [-1e75, 1e75] (fourth powers would overflow); rescale X.")
+    m, n = X.shape
+    Z = X - X.mean(axis=0)
+    S = Z.T @ Z / m
+    mu = np.trace(S) / n
+    d2 = (np.sum(S**2) - 2 * mu * np.trace(S) + n * mu**2) / n
+    b2 = (np.sum(np.sum(Z**2, axis=1) ** 2) / m - np.sum(S**2)) / (n * m)
+    alpha = 0.0 if d2 == 0 else float(min(b2, d2) / d2)
+    return (1 - alpha) * S + alpha * mu * np.eye(n), alpha
+
+
+class ShrinkageLDA(ClassifierMixin, BaseEstimator):
+    """Linear discriminant classifier with a shrunk within-class covariance.
+
+    With fewer samples than features the pooled covariance is singular and
+    plain LDA must fall back on a pseudo-inverse; shrinking it towards a
+    multiple of the identity keeps it invertible and usually predicts
+    better. As scikit-learn's ``LinearDiscriminantAnalysis(solver="lsqr")``:
+    each class's covariance is shrunk (``"auto"``: :func:`ledoit_wolf` on
+    standardized features, mapped back to the original units; a number: that
+    intensity, in the original units) and they are averaged with the class
+    shares; then :math:`\\operatorname{coef}_k = \\Sigma^{-1}\\mu_k`.
+
+    Parameters
+    ----------
+    shrinkage : "auto" or float in [0, 1], default="auto"
+        ``"auto"``: Ledoit-Wolf; 0: no shrinkage; 1: a diagonal covariance.
+
+    Attributes
+    ----------
+    classes_, priors_, means_ : ndarray
+    covariance_ : ndarray of shape (n_features, n_features)
+    shrinkage_ : ndarray of shape (n_classes,)
+        The intensity used for each class.
+    coef_, intercept_ : ndarray
+        As scikit-learn's (two classes: one row, the log-odds of ``classes_[1]``).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 100)); y = np.repeat([0, 1], 20); X[y == 1, :5] += 1.0
+    >>> model = ShrinkageLDA().fit(X, y)
+    >>> model.coef_.shape, bool(0 < model.shrinkage_.min() <= 1)
+    ((1, 100), True)
+    """
+
+    def __init__(self, shrinkage="auto"):
+        self.shrinkage = shrinkage
+
+    def fit(self, X, y):
+        """Estimate the class means and the shrunk covariance; returns ``self``."""
+        if not (isinstance(self.shrinkage, str) and self.shrinkage == "auto"):
+            check_real(self.shrinkage, "shrinkage", low=0, high=1,
+                       why='"auto" for Ledoit-Wolf, or a fixed intensity')
+        with naming("X or y"):
+            X, y = validate_data(self, X, y, dtype=np.float64)
+        with naming("y"):
+            check_classification_targets(y)
+        if np.abs(X).max(initial=0.0) > 1e75:
+            raise ValueError("X must lie within [-1e75, 1e75] (fourth powers would overflow); rescale X.")
+        self.classes_, index = np.unique(y, return_inverse=True)
+        counts = np.bincount(index)
+        if self.classes_.size < 2:
+            raise ValueError(f"y has only one class (label {self.classes_[0]!r}); LDA needs two or more.")
+        if counts.min() < 2:
+            raise ValueError("every class needs at least two samples to estimate its covariance, "
+                             f"got counts {counts.tolist()}.")
+        self.priors_ = counts / len(y)
+        self.means_ = np.array([X[index == k].mean(axis=0) for k in range(self.classes_.size)])
+        covariance, shrinkages = np.zeros((X.shape[1], X.shape[1])), []
+        for k in range(self.classes_.size):
+            part = X[index == k]
+            Z = part - part.mean(axis=0)
+            if isinstance(self.shrinkage, str):       # Ledoit-Wolf on standardized features
+                scale = part.std(axis=0)
+                scale[scale == 0] = 1.0
+                shrunk, alpha = ledoit_wolf(Z / scale)
+                shrunk = scale[:, None] * shrunk * scale[None, :]
+            else:                                     # a fixed intensity, in X's own units
+                alpha = float(self.shrinkage)
+                S = Z.T @ Z / len(Z)
+                shrunk = (1 - alpha) * S + alpha * np.trace(S) / len(S) * np.eye(len(S))
+            covariance += self.priors_[k] * shrunk
+            shrinkages.append(alpha)
+        self.covariance_, self.shrinkage_ = covariance, np.array(shrinkages)
+        coef = scipy.linalg.lstsq(covariance, self.means_.T)[0].T
+        intercept = -0.5 * np.sum(self.means_ * coef, axis=1) + np.log(self.priors_)
+        if self.classes_.size == 2:
+            self.coef_ = (coef[1] - coef[0])[None, :]
+            self.intercept_ = np.array([intercept[1] - intercept[0]])
+        else:
+            self.coef_, self.intercept_ = coef, intercept
+        return self
+
+    def decision_function(self, X):
+        """The linear discriminant scores (two classes: the log-odds of ``classes_[1]``)."""
+        check_is_fitted(self)
+        with naming("X"):
+            X = validate_data(self, X, dtype=np.float64, reset=False)
+        scores = X @ self.coef_.T + self.intercept_
+        return scores.ravel() if self.classes_.size == 2 else scores
+
+    def predict_proba(self, X):
+        """Posterior class probabilities (softmax of the scores), columns as ``classes_``."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            positive = scipy.special.expit(scores)
+            return np.column_stack([1 - positive, positive])
+        return scipy.special.softmax(scores, axis=1)
+
+    def predict(self, X):
+        """The class with the largest discriminant score."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
