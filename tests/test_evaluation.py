@@ -359,3 +359,15 @@ def test_hidden_test_of_ex09_auc_ranks_fails_wrong_solutions(wrong):
     namespace = {"np": np, "auc_rank": auc_rank, "auc_by_ranks": wrong}
     with pytest.raises(AssertionError):
         exec(source, namespace)
+
+
+def test_isotonic_merges_scores_within_float_resolution_like_sklearn():
+    """Naive Bayes gives probabilities such as 1e-30 and 1e-20; sklearn pools them (within 1e-15)."""
+    from sklearn.isotonic import IsotonicRegression
+
+    from mlcore.evaluation import isotonic_calibration
+    score = np.array([1e-30, 1e-20, 1e-16, 2e-16, 0.3, 0.3 + 1e-16, 0.5, 0.7, 1 - 1e-16, 1.0])
+    y = np.array([1, 0, 0, 1, 0, 1, 0, 1, 0, 1])
+    new = np.r_[score, 0.0, 0.4, 0.99]
+    want = IsotonicRegression(out_of_bounds="clip").fit(score, y).predict(new)
+    assert np.allclose(isotonic_calibration(y, score).predict(new), want, rtol=0, atol=1e-12)

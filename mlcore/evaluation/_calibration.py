@@ -21,6 +21,9 @@ from .._validation import check_int
 from ._measures import _check_binary
 
 
+_RESOLUTION = np.finfo(float).resolution      # 1e-15
+
+
 def _check_probabilities(y_true, y_prob, pos_label):
     positive, prob = _check_binary(y_true, y_prob, pos_label)
     prob = prob.astype(float)
@@ -105,8 +108,8 @@ class IsotonicMap(NamedTuple):
 def isotonic_calibration(y_true, y_score, *, pos_label=None):
     """Fit the non-decreasing map from scores to probabilities that minimizes the squared error.
 
-    Pool adjacent violators: sort by score (tied scores are one block with
-    their mean outcome), then merge neighbouring blocks while a block's mean
+    Pool adjacent violators: sort by score (tied scores, and scores within
+    1e-15 of a block's first score, are one block with their mean outcome), then merge neighbouring blocks while a block's mean
     exceeds its right neighbour's. Each block predicts its mean. New scores
     are mapped by linear interpolation and clipped at the ends, as
     ``sklearn.isotonic.IsotonicRegression(out_of_bounds="clip")`` (which
@@ -126,6 +129,17 @@ def isotonic_calibration(y_true, y_score, *, pos_label=None):
     positive, score = _check_binary(y_true, y_score, pos_label)
     score = score.astype(float)
     distinct, block_of = np.unique(score, return_inverse=True)
+    # Scores within float64 resolution (1e-15) of a block's first score join that block,
+    # as in scikit-learn (naive Bayes gives many probabilities of 1e-20 and 1e-30).
+    start, group = distinct[0], np.zeros(distinct.size, dtype=int)
+    for k in range(1, distinct.size):
+        if distinct[k] - start >= _RESOLUTION:
+            start = distinct[k]
+            group[k] = group[k - 1] + 1
+        else:
+            group[k] = group[k - 1]
+    block_of = group[block_of]
+    distinct = distinct[np.r_[0, np.flatnonzero(np.diff(group)) + 1]]
     weights = np.bincount(block_of).astype(float)
     sums = np.bincount(block_of, positive.astype(float))
     means, sizes, spans = [], [], []                     # the stack of pooled blocks

@@ -167,7 +167,11 @@ def fbeta(y_true, y_pred, *, beta=1.0, average="binary", pos_label=1):
 
     :math:`1/F_\\beta = \\frac{1}{1+\\beta^2}\\bigl(\\frac1P + \\frac{\\beta^2}{R}\\bigr)`,
     so :math:`F_\\beta = \\frac{(1+\\beta^2)PR}{\\beta^2P + R} = \\frac{(1+\\beta^2)TP}{(1+\\beta^2)TP + \\beta^2FN + FP}`:
-    recall counts :math:`\\beta^2` times as much as precision (``beta=1`` is F1).
+    in the harmonic mean :math:`1/R` weighs :math:`\\beta^2` times as much as
+    :math:`1/P`; equivalently (van Rijsbergen, scikit-learn's docs) recall is
+    ":math:`\\beta` times as important": :math:`\\beta` is the ratio
+    :math:`R/P` at which equal small gains in :math:`P` and :math:`R` raise
+    :math:`F_\\beta` equally (``beta=1`` is F1).
 
     Parameters
     ----------
@@ -300,7 +304,8 @@ def average_precision(y_true, y_score, *, pos_label=None):
 
     :math:`\\mathrm{AP} = \\sum_k (R_k - R_{k-1})\\,P_k` over falling thresholds,
     a step function's area; no straight line is drawn between PR points
-    (that would overstate the area: see chapter 9).
+    (that would misstate the area, too high where precision falls: see
+    chapter 9).
 
     Examples
     --------
