@@ -7,7 +7,9 @@ and micro averaging (:func:`fbeta`), the ROC and PR curves
 convex hull (:func:`roc_convex_hull`) and the cost curve
 (:func:`cost_curve`); the AUC's variance by DeLong's method
 (:func:`delong_auc`, :func:`delong_test`) and the partial AUC
-(:func:`partial_auc`); scores as probabilities (:func:`brier_score`,
+(:func:`partial_auc`); the achievable area under a PR curve
+(:func:`achievable_pr_area`) and the precision-recall-gain curve
+(:func:`prg_curve`); scores as probabilities (:func:`brier_score`,
 :func:`reliability_table`, :func:`isotonic_calibration`); each checked
 against ``sklearn.metrics`` or SciPy; and the chapter's interactive figure,
 :class:`ThresholdFigure`.
@@ -18,6 +20,7 @@ from ._calibration import (IsotonicMap, ReliabilityTable, brier_score, isotonic_
 from ._figure import ThresholdFigure
 from ._measures import (CostCurve, auc_rank, average_precision, confusion_counts, cost_curve,
                         fbeta, precision_recall_curve, roc_convex_hull, roc_curve)
+from ._prg import PRGCurve, achievable_pr_area, prg_curve
 from ._uncertainty import AUCComparison, DeLongResult, delong_auc, delong_test, partial_auc
 
 __all__ = [
@@ -40,5 +43,8 @@ __all__ = [
     "ReliabilityTable",
     "isotonic_calibration",
     "IsotonicMap",
+    "achievable_pr_area",
+    "prg_curve",
+    "PRGCurve",
     "ThresholdFigure",
 ]
