@@ -415,3 +415,24 @@ def test_prg_curve_gains_baseline_and_area(name, y, score):
     rg = 1 - n_pos / n_neg * (n_pos - tp[keep]) / tp[keep]
     pg = 1 - n_pos / n_neg * fp[keep] / tp[keep]
     assert curve.area == pytest.approx(np.trapezoid(pg, rg), abs=1e-3)
+
+
+def test_new_functions_refuse_bad_input_naming_the_parameter():
+    from mlcore.evaluation import (brier_score, delong_auc, isotonic_calibration, partial_auc,
+                                   prg_curve, reliability_table)
+    y, s = [0, 1, 0, 1], [0.1, 0.8, 0.3, 0.6]
+    cases = [
+        (lambda: delong_auc(y), TypeError, "at least one array of scores"),
+        (lambda: delong_auc([0, 1, 1], [0.1, 0.2, 0.3]), ValueError, "at least 2 of each"),
+        (lambda: delong_auc(y, s, [0.1, 0.2]), ValueError, "same length"),
+        (lambda: partial_auc(y, s, max_fpr=1.5), ValueError, "max_fpr must be in"),
+        (lambda: partial_auc(y, s, max_fpr=0.5, standardized="yes"), TypeError, "standardized"),
+        (lambda: brier_score(y, [0.1, 0.8, np.nan, 0.6]), ValueError, "NaN"),
+        (lambda: reliability_table(y, s, n_bins=0), ValueError, "n_bins must be an integer >= 1"),
+        (lambda: isotonic_calibration(y, s).predict([np.inf]), ValueError, "y_score contains 1 NaN or inf"),
+        (lambda: isotonic_calibration(y, s).predict([1j]), TypeError, "y_score must hold real"),
+        (lambda: prg_curve([1, 1, 1], [0.1, 0.2, 0.3]), ValueError, "exactly two classes"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._validation import check_int
-from ._measures import _check_binary
+from ._measures import _check_binary, _check_scores
 
 
 _RESOLUTION = np.finfo(float).resolution      # 1e-15
@@ -61,7 +61,7 @@ class ReliabilityTable(NamedTuple):
     observed: np.ndarray
     """Share of positives in the bin."""
     ece: float
-    """Expected calibration error: the count-weighted mean of |observed - mean_predicted|."""
+    """Expected calibration error: the count-weighted mean of ``abs(observed - mean_predicted)``."""
 
 
 def reliability_table(y_true, y_prob, *, n_bins=10, pos_label=None):
@@ -99,9 +99,7 @@ class IsotonicMap(NamedTuple):
 
     def predict(self, y_score):
         """Probabilities for new scores: linear between the training scores, clipped at the ends."""
-        score = np.asarray(y_score, dtype=float)
-        if not np.all(np.isfinite(score)):
-            raise ValueError("y_score contains NaN or inf; scores must be finite.")
+        score = _check_scores(y_score).astype(float)
         return np.interp(score, self.scores, self.probabilities)
 
 
