@@ -407,9 +407,11 @@ def test_prg_curve_gains_baseline_and_area(name, y, score):
     assert np.allclose(curve.precision_gain[ok][:-1], ((p - pi) / ((1 - pi) * p))[ok][:-1])
     assert np.allclose(curve.recall_gain[ok], ((r - pi) / ((1 - pi) * r))[ok])
     assert curve.recall_gain[-1] == 1 and curve.precision_gain[-1] == 0     # always positive
-    f1 = 2 * p * r / (p + r)
-    f_gain = (f1 - pi) / ((1 - pi) * f1)
-    assert np.allclose(f_gain[ok], (curve.precision_gain[ok] + curve.recall_gain[ok]) / 2)
+    for beta in (0.5, 1.0, 2.0):                           # F-beta gain = (PG + beta^2 RG)/(1 + beta^2)
+        f = (1 + beta**2) * p * r / (beta**2 * p + r)
+        f_gain = (f - pi) / ((1 - pi) * f)
+        assert np.allclose(f_gain[ok], (curve.precision_gain[ok] + beta**2 * curve.recall_gain[ok])
+                           / (1 + beta**2))
     tp, fp, n_pos, n_neg = _dense_path(y, score)           # the achievable paths, mapped to PRG
     keep = tp >= n_pos * pi - 1e-12
     rg = 1 - n_pos / n_neg * (n_pos - tp[keep]) / tp[keep]
