@@ -9,6 +9,8 @@ cumulative counts) against scikit-learn's ``roc_auc_score`` and
 rounded to 3 decimals), checks that the numbers agree, and prints the ratio
 against the naive way: comparing every positive with every negative,
 O(m+ m-), timed on a 20,000-score subsample and scaled by the number of pairs.
+Also times DeLong's variance (three rankings, O(m log m)) and the partial
+AUC against ``roc_auc_score(max_fpr=0.1)``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ os.environ.setdefault("MLCORE_QUIET", "1")
 from sklearn import metrics  # noqa: E402
 
 from _benchmark import best_of  # noqa: E402
-from mlcore.evaluation import auc_rank, roc_curve  # noqa: E402
+from mlcore.evaluation import auc_rank, delong_auc, partial_auc, roc_curve  # noqa: E402
 
 
 def pairwise_auc(y, score):
@@ -50,6 +52,11 @@ def main() -> None:
     t_sk_roc, theirs = best_of(3, lambda: metrics.roc_curve(y, score, drop_intermediate=False))
     assert abs(auc - sk_auc) < 1e-12 and all(np.array_equal(a, b) for a, b in zip(ours, theirs))
 
+    t_delong, delong = best_of(3, lambda: delong_auc(y, score))
+    t_pauc, pauc = best_of(3, lambda: partial_auc(y, score, max_fpr=0.1))
+    t_sk_pauc, sk_pauc = best_of(3, lambda: metrics.roc_auc_score(y, score, max_fpr=0.1))
+    assert abs(delong.auc[0] - auc) < 1e-12 and abs(pauc - sk_pauc) < 1e-12
+
     sub = rng.choice(args.m, 20_000, replace=False)
     t_pairs, pair_auc = best_of(1, lambda: pairwise_auc(y[sub], score[sub]))
     assert abs(pair_auc - auc_rank(y[sub], score[sub])) < 1e-12
@@ -60,6 +67,9 @@ def main() -> None:
           f"ratio {t_sk_auc / t_auc:5.2f}x   (AUC {auc:.6f}, equal)")
     print(f"roc_curve   {t_roc:7.3f} s   sklearn roc_curve     {t_sk_roc:7.3f} s   "
           f"ratio {t_sk_roc / t_roc:5.2f}x   (same arrays)")
+    print(f"delong_auc  {t_delong:7.3f} s   (AUC {delong.auc[0]:.6f}, s.e. {delong.standard_error[0]:.6f})")
+    print(f"partial_auc {t_pauc:7.3f} s   sklearn max_fpr=0.1   {t_sk_pauc:7.3f} s   "
+          f"ratio {t_sk_pauc / t_pauc:5.2f}x   (equal)")
     print(f"naive pairwise AUC: {t_pairs:.3f} s on 20,000 scores, about {t_pairs * scale:,.0f} s "
           f"for all {args.m:,}: auc_rank is about {t_pairs * scale / t_auc:,.0f}x faster")
 

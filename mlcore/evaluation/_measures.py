@@ -36,21 +36,53 @@ def _check_labels(y, name):
     return y
 
 
+_EXACT_INT = 2**53      # every integer up to this size is a float64 exactly
+
+
+def _check_scores(y_score, name="y_score"):
+    """Finite real scores, kept in their integer dtype so that large integers do not tie.
+
+    Integer scores are ranked and sorted as integers: casting int64 values of
+    2^53 or more to float64 would merge neighbours (``2**53`` and
+    ``2**53 + 1`` become one float) and create ties that are not in the data.
+    Complex numbers and strings are refused rather than silently converted.
+    """
+    raw = _as_1d(y_score, name)
+    kind = raw.dtype.kind
+    if kind == "b":
+        return raw.astype(np.int64)
+    if kind in "iu":
+        return raw
+    if kind == "f":
+        scores = raw.astype(float)
+    elif kind == "O":
+        values = raw.tolist()
+        if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+            if max(abs(int(v)) for v in values) > _EXACT_INT:
+                raise ValueError(f"{name} holds integers beyond 2**53 that do not fit in int64; "
+                                 "they would tie once converted to float: pass them as an int64 "
+                                 "array or rank them first.")
+        try:
+            scores = raw.astype(float)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"{name} must hold real numbers, got objects such as "
+                            f"{values[0]!r}.") from error
+    else:
+        raise TypeError(f"{name} must hold real numbers (int or float), got dtype {raw.dtype}"
+                        + ("; complex scores have no order" if kind == "c" else "") + ".")
+    if not np.all(np.isfinite(scores)):
+        raise ValueError(f"{name} contains {int(np.sum(~np.isfinite(scores)))} NaN or inf "
+                         "value(s); scores must be finite.")
+    return scores
+
+
 def _check_binary(y_true, y_score, pos_label):
     """Return (is_positive, scores) after checking a two-class problem with finite scores."""
     y_true = _check_labels(y_true, "y_true")
-    try:
-        y_score = _as_1d(y_score, "y_score").astype(float)
-    except (TypeError, ValueError) as error:
-        if "one-dimensional" in str(error) or "empty" in str(error):
-            raise
-        raise TypeError(f"y_score must hold numbers, got {np.asarray(y_score).dtype}.") from error
+    y_score = _check_scores(y_score)
     if y_true.shape != y_score.shape:
         raise ValueError(f"y_true and y_score must have the same length, got {y_true.size} "
                          f"labels and {y_score.size} scores.")
-    if not np.all(np.isfinite(y_score)):
-        raise ValueError(f"y_score contains {int(np.sum(~np.isfinite(y_score)))} NaN or inf "
-                         "value(s); scores must be finite.")
     classes = np.unique(y_true)
     if classes.size != 2:
         raise ValueError(f"y_true must contain exactly two classes, got {classes.size} "
@@ -74,7 +106,7 @@ def _counts_at_thresholds(positive, score):
     """
     order = np.argsort(score, kind="mergesort")[::-1]
     score, positive = score[order], positive[order]
-    last_of_each = np.r_[np.flatnonzero(np.diff(score)), score.size - 1]
+    last_of_each = np.r_[np.flatnonzero(score[1:] != score[:-1]), score.size - 1]   # no int overflow
     tps = np.cumsum(positive)[last_of_each]
     fps = last_of_each + 1 - tps
     return fps.astype(float), tps.astype(float), score[last_of_each]
@@ -135,19 +167,27 @@ def fbeta(y_true, y_pred, *, beta=1.0, average="binary", pos_label=1):
 
     :math:`1/F_\\beta = \\frac{1}{1+\\beta^2}\\bigl(\\frac1P + \\frac{\\beta^2}{R}\\bigr)`,
     so :math:`F_\\beta = \\frac{(1+\\beta^2)PR}{\\beta^2P + R} = \\frac{(1+\\beta^2)TP}{(1+\\beta^2)TP + \\beta^2FN + FP}`:
-    recall counts :math:`\\beta^2` times as much as precision (``beta=1`` is F1).
+    in the harmonic mean :math:`1/R` weighs :math:`\\beta^2` times as much as
+    :math:`1/P`; equivalently (van Rijsbergen, scikit-learn's docs) recall is
+    ":math:`\\beta` times as important": :math:`\\beta` is the ratio
+    :math:`R/P` at which equal small gains in :math:`P` and :math:`R` raise
+    :math:`F_\\beta` equally (``beta=1`` is F1).
 
     Parameters
     ----------
     y_true, y_pred : array_like of shape (m,)
     beta : float, default=1.0
         Weight of recall, > 0.
-    average : {"binary", "macro", "micro"}, default="binary"
+    average : {"binary", "macro", "macro-pr", "micro"}, default="binary"
         ``"binary"``: the F-beta of the class ``pos_label``. ``"macro"``: the
-        mean of every class's F-beta (each class weighs the same).
-        ``"micro"``: F-beta of the true and false positives and negatives
-        pooled over the classes (each sample weighs the same; for
-        single-label problems it equals the accuracy).
+        mean of every class's F-beta (each class weighs the same; this is
+        scikit-learn's ``average="macro"``). ``"macro-pr"``: the F-beta of
+        macro-P and macro-R, the means of the per-class precisions and
+        recalls (Zhou 2016, §2.3.2, calls this macro-F1; a class that is
+        never predicted has precision 0). The two macro averages differ in
+        general (Opitz & Burst 2019). ``"micro"``: F-beta of the true and
+        false positives and negatives pooled over the classes (each sample
+        weighs the same; for single-label problems it equals the accuracy).
     pos_label : label, default=1
         The positive class for ``average="binary"``.
 
@@ -164,12 +204,14 @@ def fbeta(y_true, y_pred, *, beta=1.0, average="binary", pos_label=1):
     (0.6667, 0.6667)
     >>> round(fbeta([0, 1, 2, 2], [0, 2, 2, 1], average="macro"), 4)
     0.5
+    >>> round(fbeta([0, 0, 1, 1, 1, 1], [0, 0, 0, 0, 0, 1], average="macro-pr"), 4)   # P (0.4, 1), R (1, 0.25)
+    0.6604
     """
     beta = check_real(beta, "beta", low=0, low_open=True,
                       why="it weighs recall beta^2 times as much as precision")
     if beta > 1e100:   # beta**2 must not overflow
         raise ValueError(f"beta must be at most 1e100, got beta={beta!r}.")
-    check_option(average, "average", ["binary", "macro", "micro"])
+    check_option(average, "average", ["binary", "macro", "macro-pr", "micro"])
     matrix = confusion_counts(y_true, y_pred)
     labels = np.unique(np.r_[_as_1d(y_true, "y_true"), _as_1d(y_pred, "y_pred")])
     tp = np.diag(matrix).astype(float)
@@ -188,6 +230,12 @@ def fbeta(y_true, y_pred, *, beta=1.0, average="binary", pos_label=1):
         return float(_f_from_counts(tp[k], fp[k], fn[k], beta))
     if average == "macro":
         return float(np.mean(_f_from_counts(tp, fp, fn, beta)))
+    if average == "macro-pr":
+        precision = np.divide(tp, tp + fp, out=np.zeros_like(tp), where=tp + fp > 0).mean()
+        recall = np.divide(tp, tp + fn, out=np.zeros_like(tp), where=tp + fn > 0).mean()
+        b2 = beta**2
+        denominator = b2 * precision + recall
+        return float((1 + b2) * precision * recall / denominator) if denominator > 0 else 0.0
     return float(_f_from_counts(tp.sum(), fp.sum(), fn.sum(), beta))
 
 
@@ -256,7 +304,8 @@ def average_precision(y_true, y_score, *, pos_label=None):
 
     :math:`\\mathrm{AP} = \\sum_k (R_k - R_{k-1})\\,P_k` over falling thresholds,
     a step function's area; no straight line is drawn between PR points
-    (that would overstate the area: see chapter 9).
+    (that would misstate the area, too high where precision falls: see
+    chapter 9).
 
     Examples
     --------
@@ -290,6 +339,19 @@ def auc_rank(y_true, y_score, *, pos_label=None):
     return float(u / (n_pos * n_neg))
 
 
+def _check_rates(values, name):
+    """Finite real rates in [0, 1] (a NaN would end the hull on itself, a rate of 1.5 lie above it)."""
+    raw = _as_1d(values, name)
+    if raw.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold real rates in [0, 1], got dtype {raw.dtype}.")
+    rates = raw.astype(float)
+    bad = ~np.isfinite(rates) | (rates < 0) | (rates > 1)
+    if np.any(bad):
+        raise ValueError(f"{name} must hold rates in [0, 1], got {int(bad.sum())} value(s) outside, "
+                         f"such as {name}={float(rates[bad][0])!r}.")
+    return rates
+
+
 def roc_convex_hull(fpr, tpr):
     """Indices of the ROC points on the curve's upper convex hull, from (0, 0) to (1, 1).
 
@@ -302,7 +364,7 @@ def roc_convex_hull(fpr, tpr):
     >>> roc_convex_hull([0, 0.1, 0.2, 0.5, 1], [0, 0.5, 0.55, 0.9, 1]).tolist()
     [0, 1, 3, 4]
     """
-    fpr, tpr = _as_1d(fpr, "fpr").astype(float), _as_1d(tpr, "tpr").astype(float)
+    fpr, tpr = _check_rates(fpr, "fpr"), _check_rates(tpr, "tpr")
     if fpr.shape != tpr.shape:
         raise ValueError(f"fpr and tpr must have the same length, got {fpr.size} and {tpr.size}.")
     order = np.lexsort((tpr, fpr))
@@ -332,7 +394,8 @@ class CostCurve(NamedTuple):
     fnr: np.ndarray
     """False negative rate, 1 - TPR, of every ROC point."""
     area: float
-    """Area under the envelope: the expected cost when :math:`PC(+)` is uniform on [0, 1]."""
+    """Exact area under the envelope (not a sum on the grid): the expected cost when
+    :math:`PC(+)` is uniform on [0, 1] and each :math:`PC(+)` gets its best threshold."""
 
 
 def cost_curve(y_true, y_score, *, n_points=201, pos_label=None):
@@ -370,5 +433,19 @@ def cost_curve(y_true, y_score, *, n_points=201, pos_label=None):
     costs = np.outer(pc, fnr) + np.outer(1.0 - pc, fpr)   # one column per ROC point
     best = costs.argmin(axis=1)
     envelope = costs[np.arange(n_points), best]
-    return CostCurve(pc, envelope, thresholds[best], fpr, fnr,
-                     float(np.sum(np.diff(pc) * (envelope[1:] + envelope[:-1]) / 2)))
+    return CostCurve(pc, envelope, thresholds[best], fpr, fnr, _envelope_area(fpr, tpr))
+
+
+def _envelope_area(fpr, tpr):
+    r"""Exact area under the lower envelope of the lines (0, FPR)-(1, FNR).
+
+    The envelope is concave and piecewise linear; its corners are where the
+    lines of neighbouring ROC-hull vertices cross, at
+    :math:`PC = \Delta\mathrm{FPR}/(\Delta\mathrm{FPR} + \Delta\mathrm{TPR})`.
+    Trapezoids between the corners are exact.
+    """
+    hull = roc_convex_hull(fpr, tpr)
+    d_fpr, d_tpr = np.diff(fpr[hull]), np.diff(tpr[hull])
+    corners = np.unique(np.r_[0.0, d_fpr / (d_fpr + d_tpr), 1.0])
+    heights = np.min(np.outer(corners, 1 - tpr[hull]) + np.outer(1 - corners, fpr[hull]), axis=1)
+    return float(np.sum(np.diff(corners) * (heights[1:] + heights[:-1]) / 2))
