@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_int, check_real
 from ..widgets import InteractiveFigure
 from ._simulation import polynomial_bias_variance
 
@@ -44,8 +44,8 @@ def plot_cd_diagram(average_ranks, names, critical_difference, *, ax=None, title
     if ranks.ndim != 1 or ranks.size != len(names) or ranks.size < 2:
         raise ValueError(f"average_ranks and names must have one entry per learner (>= 2), got "
                          f"{ranks.size} ranks and {len(names)} names.")
-    if not np.isfinite(critical_difference) or critical_difference <= 0:
-        raise ValueError(f"critical_difference must be > 0, got {critical_difference!r}.")
+    critical_difference = check_real(critical_difference, "critical_difference", low=0, low_open=True,
+                                     why="it is Nemenyi's critical difference of average ranks")
     k = ranks.size
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 1.3 + 0.22 * k), layout="constrained")
