@@ -316,7 +316,7 @@ def test_vectorized_midpoint_learners_equal_the_estimator():
 
 def test_simulated_pvalues_calibration():
     p = simulate_test_pvalues(n_repetitions=1000, random_state=0)
-    assert p.shape == (1000, 11) and ((p >= 0) & (p <= 1)).all().all()
+    assert p.shape == (1000, 12) and ((p >= 0) & (p <= 1)).all().all()
     rates = rejection_table(p)
     # resolved failures: uncorrected repeated CV and the mean-of-ten 5x2cv t are liberal
     assert rates.loc["10x10 CV t (uncorrected)", "rate"] > 0.3

@@ -13,7 +13,7 @@ from .._validation import as_generator, check_int, check_probability, check_real
 
 CALIBRATED_TESTS = ["10-fold paired t", "resampled t (10 splits)", "corrected resampled t",
                     "10x10 CV t (uncorrected)", "10x10 corrected repeated CV t",
-                    "5x2cv paired t", "5x2cv mean-of-ten t", "5x2cv F",
+                    "5x2cv paired t", "5x2cv Zhou's t", "5x2cv mean-of-ten t", "5x2cv F",
                     "McNemar (corrected)", "McNemar (exact)", "McNemar (mid-p)"]
 
 
@@ -107,7 +107,7 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, rando
 
     Returns
     -------
-    pandas.DataFrame of shape (n_repetitions, 11)
+    pandas.DataFrame of shape (n_repetitions, 12)
 
     Examples
     --------
@@ -150,8 +150,10 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, rando
     with np.errstate(divide="ignore", invalid="ignore"):
         t = d[:, 0, 0] / np.sqrt(s2 / 5)
         t10 = d.mean(axis=(1, 2)) / np.sqrt(s2 / 50)
+        t_zhou = d[:, 0, :].mean(axis=1) / np.sqrt(s2 / 5)
         f = (d**2).sum(axis=(1, 2)) / (2 * s2)
     columns["5x2cv paired t"] = np.where(s2 > 0, 2 * stats.t.sf(np.abs(t), 5), 1.0)
+    columns["5x2cv Zhou's t"] = np.where(s2 > 0, 2 * stats.t.sf(np.abs(t_zhou), 5), 1.0)
     columns["5x2cv mean-of-ten t"] = np.where(s2 > 0, 2 * stats.t.sf(np.abs(t10), 5), 1.0)
     columns["5x2cv F"] = np.where(s2 > 0, stats.f.sf(f, 10, 5), 1.0)
     p = rng.permutation(m)

@@ -159,9 +159,10 @@ def polynomial_bias_variance(true_function, degrees, *, n_samples=25, noise=0.3,
             fits = ((np.linalg.pinv(V) @ y[..., None])[..., 0]) @ V_test.T  # (n_datasets, n_test)
         per_set = ((fits - y_new) ** 2).mean(axis=1)
         # Group sums give the full estimates and the delete-a-group ones (jackknife).
-        s1 = np.stack([fits[group == g].sum(axis=0) for g in range(n_groups)])
-        s2 = np.stack([(fits[group == g] ** 2).sum(axis=0) for g in range(n_groups)])
-        e1 = np.array([per_set[group == g].sum() for g in range(n_groups)])
+        starts = np.searchsorted(group, np.arange(n_groups))
+        s1 = np.add.reduceat(fits, starts, axis=0)
+        s2 = np.add.reduceat(fits**2, starts, axis=0)
+        e1 = np.add.reduceat(per_set, starts)
         counts = np.bincount(group, minlength=n_groups).astype(float)
 
         def estimates(t1, t2, te, n):
