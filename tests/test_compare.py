@@ -379,3 +379,17 @@ def test_bayesian_signed_rank_equals_baycomp(rope):
         assert ours.p_rope == 0 and np.allclose([ours.p_a_better, ours.p_b_better], theirs, atol=1e-12)
     else:
         assert np.allclose(ours, theirs, atol=1e-12)
+
+
+def test_vectorized_one_nearest_neighbour_equals_scikit_learn():
+    from sklearn.neighbors import KNeighborsClassifier as KNN
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(3, 40, 2))
+    y = (X[..., 0] + X[..., 1] + rng.normal(size=(3, 40)) > 0).astype(np.int8)
+    train, test = np.arange(0, 40, 2), np.arange(1, 40, 2)
+    d, (right_a, right_b) = _accuracy_differences(X, y, train, test, "1-nn")
+    for r in range(3):
+        right = [KNN(1).fit(X[r][train][:, [j]], y[r, train]).predict(X[r][test][:, [j]]) == y[r, test]
+                 for j in (0, 1)]
+        assert np.array_equal(right_a[r], right[0]) and np.array_equal(right_b[r], right[1])
+        assert np.isclose(d[r], right[0].mean() - right[1].mean())

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import as_generator, check_int, check_probability, check_real
+from .._validation import as_generator, check_int, check_option, check_probability, check_real
 
 CALIBRATED_TESTS = ["10-fold paired t", "resampled t (10 splits)", "corrected resampled t",
                     "10x10 CV t (uncorrected)", "10x10 corrected repeated CV t",
@@ -67,11 +67,18 @@ def five_by_two_null_sizes(*, n_draws=200_000, alpha=0.05, random_state=None):
                         index=list(rejected))
 
 
-def _accuracy_differences(X, y, train, test):
-    """Accuracy of midpoint learner A (feature 0) minus B (feature 1), for one split shared by
-    all repetitions; also the per-sample correctness on the test points."""
+def _accuracy_differences(X, y, train, test, learner="midpoint"):
+    """Accuracy of learner A (feature 0) minus B (feature 1), for one split shared by all
+    repetitions; also the per-sample correctness on the test points. ``learner`` is
+    "midpoint" (:class:`MidpointClassifier`) or "1-nn" (nearest neighbour on the one feature)."""
     right = []
     for j in (0, 1):
+        if learner == "1-nn":
+            x_train, x_test = X[:, train, j], X[:, test, j]
+            nearest = np.abs(x_test[:, :, None] - x_train[:, None, :]).argmin(axis=2)
+            predicted = np.take_along_axis(y[:, train], nearest, axis=1)
+            right.append(predicted == y[:, test])
+            continue
         x_train, y_train = X[:, train, j], y[:, train]
         ones = y_train.sum(axis=1)
         mean1 = (x_train * y_train).sum(axis=1) / np.maximum(ones, 1)
@@ -90,7 +97,8 @@ def _t_pvalues(d, variance_factor, df):
     return np.where(var > 0, 2 * stats.t.sf(np.abs(t), df), 1.0)
 
 
-def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, random_state=None):
+def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, learner="midpoint",
+                          random_state=None):
     """p-values of every two-learner test of chapter 10, vectorized over repetitions.
 
     Each repetition draws ``n_samples`` points :math:`x \\sim N(0, I_2)`,
@@ -100,7 +108,9 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, rando
     :data:`CALIBRATED_TESTS`: with ``weight`` :math:`w = 1` the null is true
     (calibration), with :math:`w < 1` A is better (power). The learners are
     fitted with array arithmetic for all repetitions at once, so 10 x 10
-    repeated cross-validation is cheap. The index splits are drawn once
+    repeated cross-validation is cheap. ``learner="1-nn"`` replaces the
+    stable midpoint rule by an unstable one, the nearest neighbour on the
+    learner's feature (ties in distance go to the first training point). The index splits are drawn once
     and shared by the repetitions; as the data are iid this is as random as
     fresh splits. The McNemar tests use one half for training and the other
     for testing. A statistic with zero variance gets p = 1.
@@ -118,6 +128,7 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, rando
     weight = check_real(weight, "weight", low=-1e6, high=1e6, why="it is the second feature's weight")
     m = check_int(n_samples, "n_samples", low=20, high=10**5)
     reps = check_int(n_repetitions, "n_repetitions", low=1, high=10**6)
+    learner = check_option(learner, "learner", ["midpoint", "1-nn"])
     rng = as_generator(random_state)
     X = rng.normal(size=(reps, m, 2))
     y = (X[:, :, 0] + weight * X[:, :, 1] + rng.normal(size=(reps, m)) > 0).astype(np.int8)
@@ -125,14 +136,14 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, rando
 
     def kfold(k):
         folds = np.array_split(rng.permutation(m), k)
-        return np.column_stack([_accuracy_differences(X, y, np.setdiff1d(np.arange(m), f), f)[0]
+        return np.column_stack([_accuracy_differences(X, y, np.setdiff1d(np.arange(m), f), f, learner)[0]
                                 for f in folds])
 
     d = kfold(10)
     columns["10-fold paired t"] = _t_pvalues(d, 1 / 10, 9)
     n_test = int(round(0.1 * m))
     splits = [rng.permutation(m) for _ in range(10)]
-    d = np.column_stack([_accuracy_differences(X, y, p[n_test:], p[:n_test])[0] for p in splits])
+    d = np.column_stack([_accuracy_differences(X, y, p[n_test:], p[:n_test], learner)[0] for p in splits])
     columns["resampled t (10 splits)"] = _t_pvalues(d, 1 / 10, 9)
     columns["corrected resampled t"] = _t_pvalues(d, 1 / 10 + n_test / (m - n_test), 9)
     d = np.column_stack([kfold(10) for _ in range(10)])                           # 10 x 10 CV
@@ -143,8 +154,8 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, rando
     for _ in range(5):
         p = rng.permutation(m)
         first, second = p[: m // 2], p[m // 2:]
-        halves.append([_accuracy_differences(X, y, first, second)[0],
-                       _accuracy_differences(X, y, second, first)[0]])
+        halves.append([_accuracy_differences(X, y, first, second, learner)[0],
+                       _accuracy_differences(X, y, second, first, learner)[0]])
     d = np.stack([np.column_stack(h) for h in halves], axis=1)                      # (reps, 5, 2)
     s2 = ((d - d.mean(axis=2, keepdims=True)) ** 2).sum(axis=2).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -157,7 +168,7 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, rando
     columns["5x2cv mean-of-ten t"] = np.where(s2 > 0, 2 * stats.t.sf(np.abs(t10), 5), 1.0)
     columns["5x2cv F"] = np.where(s2 > 0, stats.f.sf(f, 10, 5), 1.0)
     p = rng.permutation(m)
-    _, (right_a, right_b) = _accuracy_differences(X, y, p[: m // 2], p[m // 2:])
+    _, (right_a, right_b) = _accuracy_differences(X, y, p[: m // 2], p[m // 2:], learner)
     b = (right_a & ~right_b).sum(axis=1)
     c = (~right_a & right_b).sum(axis=1)
     n, low = b + c, np.minimum(b, c)
