@@ -12,11 +12,16 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from statsmodels.stats.contingency_tables import mcnemar
 
+from fractions import Fraction
+
 from mlcore.compare import (BiasVarianceFigure, MidpointClassifier, average_ranks, bias_variance_decomposition,
-                            binomial_test_error, corrected_resampled_t_test, f_test_5x2cv,
-                            friedman_test, mcnemar_test, nemenyi_critical_difference,
-                            no_free_lunch_table, paired_t_test_5x2cv, paired_t_test_cv,
-                            plot_cd_diagram, polynomial_bias_variance, rejection_rates)
+                            bayesian_signed_rank, binomial_test_error, corrected_resampled_t_test,
+                            f_test_5x2cv, five_by_two_null_sizes, friedman_test, mcnemar_test,
+                            nemenyi_critical_difference, nemenyi_pvalues, no_free_lunch_table,
+                            paired_t_test_5x2cv, paired_t_test_cv, plot_cd_diagram,
+                            polynomial_bias_variance, rejection_rates, rejection_table,
+                            simulate_test_pvalues, two_feature_sampler, wilcoxon_holm)
+from mlcore.compare._calibration import _accuracy_differences
 
 
 @pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
@@ -186,3 +191,205 @@ def test_midpoint_classifier_equals_its_definition():
     means = {c: X[y == c, 2].mean() for c in ("no", "yes")}
     nearer = np.where(np.abs(X[:, 2] - means["yes"]) < np.abs(X[:, 2] - means["no"]), "yes", "no")
     assert np.array_equal(model.predict(X), nearer)
+
+
+# -- regression tests of the 2026-11 review (chapter 10) and of FUZZ-2 ------------------------
+@pytest.mark.parametrize("method", ["exact", "mid-p"])
+def test_mcnemar_exact_and_mid_p(method):
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, 80)
+    a = np.where(rng.random(80) < 0.2, 1 - y, y)
+    b = np.where(rng.random(80) < 0.35, 1 - y, y)
+    ours = mcnemar_test(y, a, b, method=method)
+    n01, n10 = ours.df
+    low, n = min(n01, n10), n01 + n10
+    if method == "exact":
+        theirs = mcnemar([[0, n01], [n10, 0]], exact=True)
+        assert ours.statistic == theirs.statistic and abs(ours.pvalue - theirs.pvalue) < 1e-12
+    else:   # mid-p: the exact p-value minus the probability of the observed count
+        exact = mcnemar([[0, n01], [n10, 0]], exact=True).pvalue
+        assert abs(ours.pvalue - (exact - stats.binom.pmf(low, n, 0.5))) < 1e-12
+        assert ours.pvalue < exact
+
+
+def test_mcnemar_equal_counts_is_clipped_and_documented():
+    # FUZZ-2 A10 / review finding 9: b == c gives chi2 = 0, p = 1 (statsmodels: 1/(b + c)).
+    y, a, b = [1, 1, 0, 0], [1, 0, 1, 1], [0, 1, 1, 1]
+    result = mcnemar_test(y, a, b)
+    assert result.df == (1, 1) and result.statistic == 0.0 and result.pvalue == 1.0
+    assert mcnemar([[2, 1], [1, 0]], exact=False, correction=True).statistic == 0.5
+    assert "clipped at 0" in mcnemar_test.__doc__
+
+
+def test_mcnemar_refuses_none_predictions():
+    with pytest.raises(TypeError, match="y_pred_b must be an array of labels, got None"):
+        mcnemar_test([0, 1], [0, 1], None)
+
+
+def test_midpoint_threshold_in_float64_for_float16_input():
+    # FUZZ-2 A13
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(200, 2)).astype(np.float16)
+    y = (X[:, 0] > 0.3).astype(int)
+    X64 = X.astype(np.float64)
+    want = (X64[y == 0, 0].mean() + X64[y == 1, 0].mean()) / 2
+    assert abs(MidpointClassifier().fit(X, y).threshold_ - want) < 1e-12
+
+
+def test_nemenyi_tiny_alpha_is_finite():
+    # FUZZ-2 B3: 1 - 1e-308 rounds to 1
+    cd = nemenyi_critical_difference(5, 10, alpha=1e-308)
+    assert np.isfinite(cd) and cd > nemenyi_critical_difference(5, 10, alpha=1e-200)
+
+
+def test_bias_variance_decomposition_refuses_nonfinite_predictions():
+    # FUZZ-2 B7: subnormal X gave (nan, nan, nan)
+    from sklearn.linear_model import LinearRegression
+    X = np.array([[1e-320], [2e-320], [3e-320], [4e-320], [5e-320], [6e-320]])
+    y = np.arange(6.0)
+    with pytest.raises(ValueError, match="NaN or inf predictions"):
+        bias_variance_decomposition(LinearRegression(), X[:4], y[:4], X[4:], y[4:], n_rounds=3, random_state=0)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: no_free_lunch_table(None), TypeError, "learners must be a non-empty dict"),           # C5
+    (lambda: polynomial_bias_variance(np.sin, [1, 3], x_range=(0, np.inf)), ValueError, "x_range"),  # C6
+    (lambda: polynomial_bias_variance(np.sin, [1], x_range=(1, 0)), ValueError, "low < high"),
+    (lambda: two_feature_sampler("1.0"), TypeError, "weight must be a real number"),
+    (lambda: friedman_test([[1, 2], [2, 1]], iman_davenport="yes"), TypeError, "iman_davenport"),
+    (lambda: mcnemar_test([0, 1], [0, 1], [1, 0], method="binomial"), ValueError, "method must be one of"),
+    (lambda: paired_t_test_5x2cv(GaussianNB(), GaussianNB(), *load_iris(return_X_y=True), scoring="nonsense"),
+     ValueError, "scoring must be None, a scikit-learn scorer name"),                             # C9
+    (lambda: bayesian_signed_rank([0.8, 0.7], [0.8, 0.9], rope=-0.1), ValueError, "rope must be >= 0"),
+    (lambda: wilcoxon_holm(np.ones((5, 3)), names=["a", "b", "c"], control="d"), ValueError, "control"),
+])
+def test_bad_input_names_the_parameter(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_cd_diagram_accepts_a_fraction():
+    # FUZZ-2 D10
+    ax = plot_cd_diagram([1.2, 2.5, 2.6, 3.7], list("ABCD"), Fraction(1, 4))
+    assert any("CD = 0.25" in t.get_text() for t in ax.texts)
+
+
+def test_average_ranks_exact_for_large_integers():
+    # FUZZ-2 A8 (compare part): int64 beyond 2**53 must not create ties
+    assert average_ranks(np.array([[2**53, 2**53 + 1], [1, 2]])).tolist() == [2.0, 1.0]
+
+
+def test_t_tests_are_scale_invariant_down_to_1e_300():
+    # FUZZ-2 D3: the squares of ~1e-300 differences underflowed to a false "all equal"
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([1.5, 2.1, 3.7])
+    assert np.isclose(paired_t_test_cv(a * 1e-300, b * 1e-300).statistic, paired_t_test_cv(a, b).statistic)
+    assert np.isclose(corrected_resampled_t_test(a * 1e-300, b * 1e-300, 9, 1).statistic,
+                      corrected_resampled_t_test(a, b, 9, 1).statistic)
+    d = np.random.default_rng(0).normal(size=(5, 2))
+    assert np.isclose(f_test_5x2cv(differences=d * 1e-300).statistic, f_test_5x2cv(differences=d).statistic)
+
+
+def test_five_by_two_null_laws():
+    # Review finding 1: under iid N(0, 1) differences, Dietterich's t is conservative (0.028),
+    # the mean of ten is exactly t_5, Zhou's variant is t_5/sqrt 2, Alpaydin's F is (1 + F55)/2.
+    table = five_by_two_null_sizes(n_draws=200_000, random_state=1)
+    exact = table.dropna()
+    assert np.all(np.abs(exact["size"] - exact["exact"]) < 4 * exact["se"])
+    assert abs(table.loc["Dietterich's t (d11)", "size"] - 0.028) < 0.002
+    assert abs(table.loc["Alpaydin's F", "exact"] - 0.0175) < 0.0001
+    assert abs(table.loc["Zhou's t (mean of replication 1)", "exact"] - 0.0150) < 0.0001
+
+
+def test_vectorized_midpoint_learners_equal_the_estimator():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(3, 40, 2))
+    y = (X[..., 0] + X[..., 1] + rng.normal(size=(3, 40)) > 0).astype(np.int8)
+    train, test = np.arange(30), np.arange(30, 40)
+    d, (right_a, right_b) = _accuracy_differences(X, y, train, test)
+    for r in range(3):
+        acc = [np.mean(MidpointClassifier(feature=j).fit(X[r, train], y[r, train].astype(int))
+                       .predict(X[r, test]) == y[r, test]) for j in (0, 1)]
+        assert np.isclose(d[r], acc[0] - acc[1])
+        a = MidpointClassifier(feature=0).fit(X[r, train], y[r, train].astype(int)).predict(X[r, test])
+        assert np.array_equal(right_a[r], a == y[r, test])
+
+
+def test_simulated_pvalues_calibration():
+    p = simulate_test_pvalues(n_repetitions=1000, random_state=0)
+    assert p.shape == (1000, 12) and ((p >= 0) & (p <= 1)).all().all()
+    rates = rejection_table(p)
+    # resolved failures: uncorrected repeated CV and the mean-of-ten 5x2cv t are liberal
+    assert rates.loc["10x10 CV t (uncorrected)", "rate"] > 0.3
+    assert rates.loc["5x2cv mean-of-ten t", "rate"] > 0.15
+    # same seed, same numbers
+    assert p.equals(simulate_test_pvalues(n_repetitions=1000, random_state=0))
+
+
+def test_polynomial_bias_variance_grid_design_matches_exact_values():
+    # Review finding 3: on a fixed design every term is resolved and equals its exact value.
+    table = polynomial_bias_variance(lambda t: np.sin(2 * np.pi * t), range(10), design="grid",
+                                     n_datasets=4000, random_state=0)
+    assert np.all(np.abs(table["bias2"] - table["bias2_exact"]) < 4 * table["bias2_se"])
+    assert np.all(np.abs(table["variance"] - table["variance_exact"]) < 4 * table["variance_se"])
+    assert np.all(np.diff(table["variance_exact"]) > 0) and np.all(np.diff(table["bias2_exact"]) <= 1e-12)
+    assert np.all(np.abs(table["sum"] - table["expected_error"]) < 4 * table["expected_error_se"])
+
+
+def test_polynomial_bias2_is_unbiased_not_inflated_by_monte_carlo_noise():
+    # The plain (mean fit - truth)^2 overstates bias^2 by variance / n_datasets; with a fixed
+    # design and degree 9 that noise was all of the "bias". The estimate is now unbiased.
+    small = [polynomial_bias_variance(lambda t: np.sin(2 * np.pi * t), [9], design="grid", n_datasets=20,
+                                      random_state=s)["bias2"].iloc[0] for s in range(200)]
+    assert abs(np.mean(small)) < 3 * np.std(small) / np.sqrt(200)
+
+
+def test_nemenyi_and_wilcoxon_holm_equal_scikit_posthocs():
+    sp = pytest.importorskip("scikit_posthocs")
+    rng = np.random.default_rng(5)
+    for scores in (rng.normal(size=(10, 5)), np.round(rng.uniform(0.7, 0.9, size=(14, 4)), 2)):
+        assert np.allclose(nemenyi_pvalues(scores).to_numpy(),
+                           sp.posthoc_nemenyi_friedman(scores).to_numpy(), atol=1e-12)
+        assert np.allclose(wilcoxon_holm(scores).to_numpy(),
+                           sp.posthoc_wilcoxon(scores.T, p_adjust="holm").to_numpy(), atol=1e-12)
+    # the critical difference is the p-value's threshold
+    scores = rng.normal(size=(12, 4))
+    ranks, cd = average_ranks(scores), nemenyi_critical_difference(4, 12)
+    gaps = np.abs(ranks[:, None] - ranks[None, :])
+    assert np.array_equal(nemenyi_pvalues(scores).to_numpy() <= 0.05, gaps >= cd)
+
+
+def test_wilcoxon_holm_with_a_control_equals_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+    rng = np.random.default_rng(6)
+    scores = rng.normal(size=(15, 4)) + [0, 0.3, 0.8, 1.2]
+    table = wilcoxon_holm(scores, names=list("abcd"), control="a")
+    raw = [stats.wilcoxon(scores[:, j], scores[:, 0]).pvalue for j in (1, 2, 3)]
+    assert np.allclose(table["pvalue"], raw) and np.allclose(table["holm_pvalue"], multipletests(raw, method="holm")[1])
+
+
+@pytest.mark.parametrize("rope", [0.0, 0.01, 0.05])
+def test_bayesian_signed_rank_equals_baycomp(rope):
+    baycomp = pytest.importorskip("baycomp")
+    rng = np.random.default_rng(8)
+    a = rng.uniform(0.7, 0.95, 12)
+    b = a + rng.normal(0.01, 0.02, 12)
+    ours = bayesian_signed_rank(a, b, rope=rope, n_samples=20000, random_state=4)
+    theirs = baycomp.SignedRankTest.probs(a, b, rope=rope, nsamples=20000, random_state=4)
+    if rope == 0:
+        assert ours.p_rope == 0 and np.allclose([ours.p_a_better, ours.p_b_better], theirs, atol=1e-12)
+    else:
+        assert np.allclose(ours, theirs, atol=1e-12)
+
+
+def test_vectorized_one_nearest_neighbour_equals_scikit_learn():
+    from sklearn.neighbors import KNeighborsClassifier as KNN
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(3, 40, 2))
+    y = (X[..., 0] + X[..., 1] + rng.normal(size=(3, 40)) > 0).astype(np.int8)
+    train, test = np.arange(0, 40, 2), np.arange(1, 40, 2)
+    d, (right_a, right_b) = _accuracy_differences(X, y, train, test, "1-nn")
+    for r in range(3):
+        right = [KNN(1).fit(X[r][train][:, [j]], y[r, train]).predict(X[r][test][:, [j]]) == y[r, test]
+                 for j in (0, 1)]
+        assert np.array_equal(right_a[r], right[0]) and np.array_equal(right_b[r], right[1])
+        assert np.isclose(d[r], right[0].mean() - right[1].mean())

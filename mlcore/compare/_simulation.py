@@ -69,6 +69,9 @@ def bias_variance_decomposition(estimator, X_train, y_train, X_test, y_test, *, 
     for i in range(n_rounds):
         rows = rng.choice(indices, size=indices.size, replace=True)
         predictions[i] = clone(estimator).fit(X_train[rows], y_train[rows]).predict(X_test)
+    if loss == "mse" and not np.all(np.isfinite(predictions)):
+        raise ValueError("the estimator returned NaN or inf predictions (e.g. on subnormal or extreme "
+                         "X_train values); rescale X_train and X_test.")
     if loss == "mse":
         main = predictions.mean(axis=0)
         expected = float(np.mean((predictions - y_test) ** 2))
@@ -79,29 +82,44 @@ def bias_variance_decomposition(estimator, X_train, y_train, X_test, y_test, *, 
 
 
 def polynomial_bias_variance(true_function, degrees, *, n_samples=25, noise=0.3, n_datasets=500,
-                             x_range=(0.0, 1.0), n_test=200, random_state=None):
+                             x_range=(0.0, 1.0), n_test=200, design="uniform", n_groups=20,
+                             random_state=None):
     """Bias², variance and noise of least-squares polynomials, with a known truth.
 
-    Draws ``n_datasets`` training sets of ``n_samples`` points
-    :math:`x \\sim U(x_\\text{range})`, :math:`y = f(x) + \\varepsilon`,
-    :math:`\\varepsilon \\sim N(0, \\text{noise}^2)`, fits a polynomial of
-    each degree to each (one batched least-squares solve per degree), and
-    evaluates on ``n_test`` fixed grid points: bias² = mean over x of
-    :math:`(\\bar f(x) - f(x))^2`, variance = mean of
-    :math:`(f(x; D) - \\bar f(x))^2`, and the expected squared error against a
-    fresh noisy label, estimated directly, which equals their sum plus
-    noise² up to Monte Carlo error.
+    Draws ``n_datasets`` training sets of ``n_samples`` points,
+    :math:`y = f(x) + \\varepsilon`, :math:`\\varepsilon \\sim N(0, \\text{noise}^2)`,
+    with :math:`x \\sim U(x_\\text{range})` (``design="uniform"``) or the same
+    equally spaced :math:`x` in every set (``design="grid"``, a fixed design:
+    only the labels are random). It fits a polynomial of each degree to each
+    set (one batched least-squares solve per degree) and evaluates on
+    ``n_test`` fixed grid points: variance = mean over x of the sample
+    variance (ddof 1) of :math:`f(x; D)`; bias² = mean over x of
+    :math:`(\\bar f(x) - f(x))^2 - s^2(x)/n`, which removes the Monte Carlo
+    noise of :math:`\\bar f` (the plain square overstates bias² by
+    variance/``n_datasets``, which dominates where the true bias² is tiny), so
+    it is unbiased and can come out slightly negative; and the expected
+    squared error against a fresh noisy label, estimated directly, which
+    equals bias² + variance + noise² up to Monte Carlo error.
+
+    Each estimate carries a Monte Carlo standard error, from a delete-a-group
+    jackknife over ``n_groups`` groups of training sets. With
+    ``design="grid"`` the fit is linear in the labels, so bias² and variance
+    are also computed exactly (``bias2_exact``, ``variance_exact``).
 
     Returns
     -------
     pandas.DataFrame
-        Indexed by degree: ``bias2``, ``variance``, ``noise``, ``sum`` and
-        ``expected_error`` (measured), with ``expected_error_se``.
+        Indexed by degree: ``bias2``, ``variance``, ``noise``, ``sum``,
+        ``expected_error`` (measured), and ``bias2_se``, ``variance_se``,
+        ``expected_error_se`` (plus the two exact columns for the grid design).
 
     Examples
     --------
     >>> table = polynomial_bias_variance(np.sin, [1, 3], n_datasets=50, random_state=0)
     >>> bool(np.allclose(table["sum"], table["expected_error"], atol=5 * table["expected_error_se"].max()))
+    True
+    >>> grid = polynomial_bias_variance(np.sin, [1, 3], design="grid", n_datasets=400, random_state=0)
+    >>> bool(np.all(np.abs(grid["variance"] - grid["variance_exact"]) < 4 * grid["variance_se"]))
     True
     """
     if not callable(true_function):
@@ -110,39 +128,73 @@ def polynomial_bias_variance(true_function, degrees, *, n_samples=25, noise=0.3,
         raise TypeError(f"degrees must be a non-empty sequence of integers, got "
                         f"degrees={degrees!r:.80}.")
     degrees = [check_int(d, "degrees", low=0) for d in degrees]
-    noise = check_real(noise, "noise", low=0, high=1e100, why="it is the noise standard deviation")
+    noise = abs(check_real(noise, "noise", low=0, high=1e100, why="it is the noise standard deviation"))
     n_samples = check_int(n_samples, "n_samples", low=2)
     n_datasets = check_int(n_datasets, "n_datasets", low=2)
     n_test = check_int(n_test, "n_test", low=1)
+    check_option(design, "design", ["uniform", "grid"])
+    n_groups = min(check_int(n_groups, "n_groups", low=2), n_datasets)
+    low, high = _check_range(x_range)
     rng = as_generator(random_state)
-    low, high = map(float, x_range)
-    x = rng.uniform(low, high, (n_datasets, n_samples))
+    x = (rng.uniform(low, high, (n_datasets, n_samples)) if design == "uniform"
+         else np.broadcast_to(np.linspace(low, high, n_samples), (n_datasets, n_samples)))
     y = true_function(x) + rng.normal(scale=noise, size=x.shape)
     x_test = np.linspace(low, high, n_test)
     f_test = true_function(x_test)
     y_new = f_test + rng.normal(scale=noise, size=(n_datasets, n_test))   # a fresh label per set
-    centre, half = (low + high) / 2, (high - low) / 2 or 1.0
+    centre, half = (low + high) / 2, (high - low) / 2
+    group = np.arange(n_datasets) * n_groups // n_datasets                 # contiguous groups
     rows = {}
     for degree in degrees:
         if degree >= n_samples:
             raise ValueError(f"degree {degree} needs more than n_samples={n_samples} points.")
         # Scaled powers keep the least-squares problems well conditioned.
-        V = ((x - centre) / half)[..., None] ** np.arange(degree + 1)
         V_test = ((x_test - centre) / half)[:, None] ** np.arange(degree + 1)
-        coef = (np.linalg.pinv(V) @ y[..., None])[..., 0]                 # all sets at once
-        fits = coef @ V_test.T                                            # (n_datasets, n_test)
-        mean_fit = fits.mean(axis=0)
-        squared = (fits - y_new) ** 2
-        per_set = squared.mean(axis=1)
-        rows[degree] = {"bias2": float(np.mean((mean_fit - f_test) ** 2)),
-                        "variance": float(np.mean(fits.var(axis=0, ddof=0))),
-                        "noise": noise**2,
-                        "expected_error": float(per_set.mean()),
-                        "expected_error_se": float(per_set.std(ddof=1) / np.sqrt(n_datasets))}
-        rows[degree]["sum"] = rows[degree]["bias2"] + rows[degree]["variance"] + noise**2
+        if design == "grid":
+            V = ((x[0] - centre) / half)[:, None] ** np.arange(degree + 1)
+            hat = V_test @ np.linalg.pinv(V)                                  # (n_test, n_samples)
+            fits = y @ hat.T
+        else:
+            V = ((x - centre) / half)[..., None] ** np.arange(degree + 1)
+            fits = ((np.linalg.pinv(V) @ y[..., None])[..., 0]) @ V_test.T  # (n_datasets, n_test)
+        per_set = ((fits - y_new) ** 2).mean(axis=1)
+        # Group sums give the full estimates and the delete-a-group ones (jackknife).
+        starts = np.searchsorted(group, np.arange(n_groups))
+        s1 = np.add.reduceat(fits, starts, axis=0)
+        s2 = np.add.reduceat(fits**2, starts, axis=0)
+        e1 = np.add.reduceat(per_set, starts)
+        counts = np.bincount(group, minlength=n_groups).astype(float)
+
+        def estimates(t1, t2, te, n):
+            mean = t1 / n
+            var = np.maximum(t2 - t1 * mean, 0) / (n - 1)
+            return np.array([np.mean((mean - f_test) ** 2 - var / n), np.mean(var), te / n])
+
+        full = estimates(s1.sum(0), s2.sum(0), e1.sum(), float(n_datasets))
+        leave = np.array([estimates(s1.sum(0) - s1[g], s2.sum(0) - s2[g], e1.sum() - e1[g],
+                                    n_datasets - counts[g]) for g in range(n_groups)])
+        se = np.sqrt((n_groups - 1) / n_groups * ((leave - leave.mean(axis=0)) ** 2).sum(axis=0))
+        row = {"bias2": full[0], "variance": full[1], "noise": noise**2,
+               "sum": full[0] + full[1] + noise**2, "expected_error": full[2],
+               "bias2_se": se[0], "variance_se": se[1], "expected_error_se": se[2]}
+        if design == "grid":
+            row["bias2_exact"] = float(np.mean((hat @ true_function(x[0]) - f_test) ** 2))
+            row["variance_exact"] = float(noise**2 * np.mean((hat**2).sum(axis=1)))
+        rows[degree] = {key: float(value) for key, value in row.items()}
     table = pd.DataFrame(rows).T
     table.index.name = "degree"
-    return table[["bias2", "variance", "noise", "sum", "expected_error", "expected_error_se"]]
+    return table
+
+
+def _check_range(x_range):
+    """Two finite numbers, low < high (and a finite width), as floats."""
+    if isinstance(x_range, (str, bytes)) or not np.iterable(x_range) or len(x_range) != 2:
+        raise TypeError(f"x_range must be a pair (low, high) of finite numbers, got x_range={x_range!r:.80}.")
+    low, high = (check_real(v, "x_range") for v in x_range)
+    if not low < high or not np.isfinite(high - low):
+        raise ValueError(f"x_range must be (low, high) with low < high and a finite width, "
+                         f"got x_range=({low!r}, {high!r}).")
+    return low, high
 
 
 # -- No Free Lunch ----------------------------------------------------------------------
@@ -193,6 +245,9 @@ def no_free_lunch_table(learners, *, n_bits=3, train_points=None, target_weights
                else np.array([float(target_weights(domain, f)) for f in targets]))
     if np.any(weights < 0) or weights.sum() <= 0:
         raise ValueError("target_weights must return weights >= 0, not all 0.")
+    if not isinstance(learners, dict) or not learners or not all(map(callable, learners.values())):
+        raise TypeError(f"learners must be a non-empty dict {{name: function(X_train, y_train, X_test)}}, "
+                        f"got learners={learners!r:.80}.")
     rows = {}
     for name, learner in learners.items():
         errors = np.array([np.mean(np.asarray(learner(domain[train], f[train], domain[test])) != f[test])
@@ -217,9 +272,7 @@ def two_feature_sampler(weight=1.0):
     >>> X.shape, sorted(set(y.tolist())) <= [0, 1]
     ((5, 2), True)
     """
-    weight = float(weight)
-    if not np.isfinite(weight):
-        raise ValueError(f"weight must be finite, got weight={weight!r}.")
+    weight = check_real(weight, "weight", why="it is the second feature's weight")
 
     def sampler(n, rng):
         X = rng.normal(size=(n, 2))
@@ -375,7 +428,7 @@ class MidpointClassifier(ClassifierMixin, BaseEstimator):
             found = f"{self.classes_.size} class{'' if self.classes_.size == 1 else 'es'}"
             raise ValueError(f"Only binary classification is supported: y must hold two classes, "
                              f"got {found}.")
-        means = [X[y == c, feature].mean() for c in self.classes_]
+        means = [X[y == c, feature].mean(dtype=np.float64) for c in self.classes_]   # float16 X too
         self.threshold_ = float((means[0] + means[1]) / 2)
         self._upper = int(means[1] >= means[0])               # which class lies above
         return self

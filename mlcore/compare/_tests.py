@@ -21,7 +21,7 @@ from sklearn.metrics import get_scorer
 from sklearn.model_selection import train_test_split
 from .._validation import as_random_state as check_random_state  # every seed mlcore accepts
 
-from .._validation import (check_array, check_estimator_object, check_int, check_option,
+from .._validation import (check_array, check_bool, check_estimator_object, check_int, check_option,
                            check_probability)
 
 
@@ -53,6 +53,13 @@ def _paired(a, b, name_a, name_b, min_size=2):
         raise ValueError(f"{name_a} and {name_b} must have the same length (paired results), "
                          f"got {a.size} and {b.size}.")
     return a - b
+
+
+def _unit_scale(d):
+    """``d`` divided by its largest |value|: every statistic here is scale-invariant, and without
+    this the squares of differences near 1e-300 underflow to 0 (a false "all equal")."""
+    top = np.abs(d).max(initial=0.0)
+    return d / top if top > 0 else d
 
 
 def _t_p_value(t, df, alternative):
@@ -130,7 +137,7 @@ def paired_t_test_cv(scores_a, scores_b, *, alternative="two-sided"):
     3
     """
     check_option(alternative, "alternative", ["two-sided", "greater", "less"])
-    d = _paired(scores_a, scores_b, "scores_a", "scores_b")
+    d = _unit_scale(_paired(scores_a, scores_b, "scores_a", "scores_b"))
     sd = d.std(ddof=1)
     if sd == 0:
         raise ValueError("the score differences are all equal; the t statistic is undefined.")
@@ -156,7 +163,7 @@ def corrected_resampled_t_test(scores_a, scores_b, n_train, n_test, *, alternati
     3.53
     """
     check_option(alternative, "alternative", ["two-sided", "greater", "less"])
-    d = _paired(scores_a, scores_b, "scores_a", "scores_b")
+    d = _unit_scale(_paired(scores_a, scores_b, "scores_a", "scores_b"))
     n_train = check_int(n_train, "n_train", low=1)
     n_test = check_int(n_test, "n_test", low=1)
     variance = d.var(ddof=1)
@@ -169,8 +176,13 @@ def corrected_resampled_t_test(scores_a, scores_b, n_train, n_test, *, alternati
 def _five_by_two_differences(estimator_a, estimator_b, X, y, scoring, random_state):
     """Score differences (5, 2) on the 5 x 2 splits mlxtend draws for the same seed."""
     rng = check_random_state(random_state)
-    scorer = get_scorer(scoring if scoring is not None else
-                        ("accuracy" if is_classifier(estimator_a) else "r2"))
+    if scoring is None:
+        scoring = "accuracy" if is_classifier(estimator_a) else "r2"
+    try:
+        scorer = get_scorer(scoring)
+    except (ValueError, TypeError) as error:          # sklearn's InvalidParameterError is a ValueError
+        raise ValueError(f"scoring must be None, a scikit-learn scorer name or a callable "
+                         f"scorer(estimator, X, y), got scoring={scoring!r}.") from error
     differences = np.empty((5, 2))
     for i in range(5):
         seed = rng.randint(low=0, high=32767)
@@ -192,6 +204,7 @@ def _five_by_two(estimator_a, estimator_b, X, y, differences, scoring, random_st
     if d.shape != (5, 2) or np.abs(d).max() > 1e150:
         raise ValueError(f"differences must be a (5, 2) array of numbers within [-1e150, 1e150], "
                          f"got shape {d.shape}.")
+    d = _unit_scale(d)   # the t and F statistics do not change; tiny differences no longer underflow
     variances = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     if variances.sum() == 0:
         raise ValueError(f"every 5x2 pair of differences is equal; the {statistic} statistic is undefined.")
@@ -207,8 +220,15 @@ def paired_t_test_5x2cv(estimator_a=None, estimator_b=None, X=None, y=None, *, d
     with mean :math:`\\bar d_i` and variance
     :math:`s_i^2 = (d_{i,1} - \\bar d_i)^2 + (d_{i,2} - \\bar d_i)^2`. Then
     :math:`t = d_{1,1} / \\sqrt{\\tfrac15\\sum_i s_i^2}` has 5 degrees of freedom
-    (two-sided p-value). Only the *first* difference is in the numerator:
-    with it, numerator and denominator are approximately independent.
+    (two-sided p-value). Only the *first* difference is in the numerator.
+    The reason is the dependence *between* replications: the five halvings
+    reuse one data set, so the ten differences are positively correlated and
+    their mean has a variance above :math:`\\sigma^2/10`, while one difference
+    has variance :math:`\\sigma^2` whatever that correlation. (Under the
+    idealized model of ten independent :math:`N(0, \\sigma^2)` differences the
+    choice would be the wrong one: :math:`d_{1,1}` is not independent of
+    :math:`s_1^2`, and the size at nominal 0.05 is 0.028, see
+    :func:`five_by_two_null_sizes`.)
 
     Give either the two estimators with ``X`` and ``y`` (the splits are the
     ones ``mlxtend.evaluate.paired_ttest_5x2cv`` draws for the same
@@ -230,7 +250,10 @@ def f_test_5x2cv(estimator_a=None, estimator_b=None, X=None, y=None, *, differen
     """Alpaydin's combined 5 x 2 cv F test.
 
     Uses all ten differences: :math:`F = \\sum_{i,j} d_{i,j}^2 / (2\\sum_i s_i^2)`,
-    F-distributed with (10, 5) degrees of freedom under the null. Arguments as
+    referred to the F distribution with (10, 5) degrees of freedom. (Numerator
+    and denominator share :math:`\\sum_i s_i^2`; with ten independent normal
+    differences :math:`F` is exactly :math:`(1 + F_{5,5})/2`, and the test's
+    size at nominal 0.05 is 0.0175: it is conservative by construction.) Arguments as
     in :func:`paired_t_test_5x2cv` (the same splits as
     ``mlxtend.evaluate.combined_ftest_5x2cv``).
 
@@ -245,20 +268,38 @@ def f_test_5x2cv(estimator_a=None, estimator_b=None, X=None, y=None, *, differen
     return TestResult(f, float(stats.f.sf(f, 10, 5)), (10, 5))
 
 
-def mcnemar_test(y_true, y_pred_a, y_pred_b, *, correction=True):
-    """McNemar's test of two classifiers on one test set.
+def mcnemar_test(y_true, y_pred_a, y_pred_b, *, correction=True, method="chi2"):
+    """McNemar's test of two *fitted* classifiers on one test set.
 
     Only the samples on which they disagree count: :math:`b` (A right, B
     wrong) and :math:`c` (A wrong, B right). Under the null of equal error
-    rates :math:`b` is Binomial(:math:`b + c`, ½), and
-    :math:`\\chi^2 = (|b - c| - 1)^2/(b + c)` (continuity-corrected) is
-    approximately :math:`\\chi^2_1`.
+    rates :math:`b` is Binomial(:math:`b + c`, ½). The test is about these two
+    trained models: it ignores the variation due to the training set.
+
+    Parameters
+    ----------
+    y_true, y_pred_a, y_pred_b : array_like of shape (n_samples,)
+    correction : bool, default=True
+        With ``method="chi2"``: the continuity-corrected
+        :math:`\\chi^2 = \\max(|b - c| - 1, 0)^2/(b + c)`, else :math:`(b - c)^2/(b + c)`,
+        referred to :math:`\\chi^2_1`.
+    method : {"chi2", "exact", "mid-p"}, default="chi2"
+        ``"exact"``: the two-sided binomial p-value
+        :math:`\\min(1, 2P(B \\le \\min(b, c)))`; ``"mid-p"``: the same with half
+        the probability of the observed count,
+        :math:`\\min(1, 2P(B < \\min(b, c)) + P(B = \\min(b, c)))`, which is
+        less conservative (Fagerland, Lydersen and Laake 2013). For both the
+        statistic is :math:`\\min(b, c)`.
 
     Returns
     -------
     TestResult
-        As ``statsmodels.stats.contingency_tables.mcnemar(table, exact=False,
-        correction=correction)``; ``df`` is ``(b, c)``.
+        ``df`` is ``(b, c)``. For ``"chi2"`` and ``"exact"`` as
+        ``statsmodels.stats.contingency_tables.mcnemar(table, exact=...,
+        correction=correction)``, with one documented difference: when
+        :math:`b = c` the corrected statistic is clipped at 0 (p = 1, no
+        evidence either way), where statsmodels squares :math:`|b - c| - 1 = -1`
+        and returns :math:`1/(b + c)`.
 
     Examples
     --------
@@ -268,19 +309,30 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, correction=True):
     >>> result = mcnemar_test(y, a, b)
     >>> result.df, round(result.statistic, 3)
     ((5, 1), 1.5)
+    >>> round(mcnemar_test(y, a, b, method="mid-p").pvalue, 4)
+    0.125
     """
-    y_true = np.asarray(y_true)
-    a, b_pred = np.asarray(y_pred_a), np.asarray(y_pred_b)
+    check_bool(correction, "correction")
+    check_option(method, "method", ["chi2", "exact", "mid-p"])
+    arrays = []
+    for name, value in [("y_true", y_true), ("y_pred_a", y_pred_a), ("y_pred_b", y_pred_b)]:
+        if value is None:
+            raise TypeError(f"{name} must be an array of labels, got None.")
+        arrays.append(np.asarray(value))
+    y_true, a, b_pred = arrays
     if not (y_true.ndim == a.ndim == b_pred.ndim == 1) or not (y_true.size == a.size == b_pred.size):
         raise ValueError(f"y_true, y_pred_a and y_pred_b must be 1-D of one length, got shapes "
                          f"{y_true.shape}, {a.shape}, {b_pred.shape}.")
-    if not isinstance(correction, (bool, np.bool_)):
-        raise TypeError(f"correction must be True or False, got correction={correction!r}.")
     right_a, right_b = a == y_true, b_pred == y_true
     b = int(np.sum(right_a & ~right_b))
     c = int(np.sum(~right_a & right_b))
     if b + c == 0:
         raise ValueError("the two classifiers never disagree; McNemar's statistic is undefined.")
+    if method != "chi2":
+        law = stats.binom(b + c, 0.5)
+        low = min(b, c)
+        pvalue = 2 * law.cdf(low) if method == "exact" else 2 * law.cdf(low - 1) + law.pmf(low)
+        return TestResult(float(low), float(min(1.0, pvalue)), (b, c))
     statistic = (max(abs(b - c) - 1, 0) if correction else abs(b - c)) ** 2 / (b + c)
     return TestResult(float(statistic), float(stats.chi2.sf(statistic, 1)), (b, c))
 
@@ -298,13 +350,23 @@ def average_ranks(scores):
     >>> average_ranks([[0.9, 0.8, 0.7], [0.6, 0.6, 0.9]]).tolist()
     [1.75, 2.25, 2.0]
     """
-    scores = np.asarray(scores, dtype=float)
-    if scores.ndim != 2 or scores.shape[0] < 2 or scores.shape[1] < 2:
+    scores = _score_table(scores)
+    # Rank the scores themselves (largest -> rank k), in their own dtype: casting int64 beyond
+    # 2**53 to float would create ties, and negating would overflow at the smallest integer.
+    return (scores.shape[1] + 1 - stats.rankdata(scores, axis=1)).mean(axis=0)
+
+
+def _score_table(scores):
+    """``scores`` as a finite 2-D array, integer dtypes kept (exact ranks beyond 2**53)."""
+    table = np.asarray(scores)
+    if table.dtype.kind not in "iu":
+        table = check_array(scores, "scores", allow_nan=True)
+    if table.ndim != 2 or table.shape[0] < 2 or table.shape[1] < 2:
         raise ValueError(f"scores must be (n_datasets, n_learners) with at least 2 of each, "
-                         f"got shape {scores.shape}.")
-    if not np.all(np.isfinite(scores)):
+                         f"got shape {table.shape}.")
+    if table.dtype.kind == "f" and not np.all(np.isfinite(table)):
         raise ValueError("scores contains NaN or inf.")
-    return stats.rankdata(-scores, axis=1).mean(axis=0)
+    return table
 
 
 def friedman_test(scores, *, iman_davenport=False):
@@ -323,7 +385,8 @@ def friedman_test(scores, *, iman_davenport=False):
     >>> round(friedman_test(scores).statistic, 3)
     6.5
     """
-    scores = np.asarray(scores, dtype=float)
+    iman_davenport = check_bool(iman_davenport, "iman_davenport")
+    scores = _score_table(scores)
     ranks_mean = average_ranks(scores)
     n, k = scores.shape
     chi2 = 12 * n / (k * (k + 1)) * (np.sum(ranks_mean**2) - k * (k + 1) ** 2 / 4)
@@ -350,7 +413,9 @@ def nemenyi_critical_difference(n_learners, n_datasets, *, alpha=0.05):
     differently at level :math:`\\alpha` (all pairs at once).
     :math:`q_\\alpha` is the studentized range quantile for :math:`k` groups
     and infinite degrees of freedom, divided by :math:`\\sqrt 2`
-    (Demšar 2006, Table 5: 2.728 for k = 5 at 0.05).
+    (Demšar 2006, Table 5: 2.728 for k = 5 at 0.05). Below ``alpha`` = 1e-10,
+    where SciPy's quantile is unreliable, the far-tail pairwise (Bonferroni)
+    limit is used.
 
     Examples
     --------
@@ -360,5 +425,11 @@ def nemenyi_critical_difference(n_learners, n_datasets, *, alpha=0.05):
     k = check_int(n_learners, "n_learners", low=2)
     n = check_int(n_datasets, "n_datasets", low=1)
     alpha = check_probability(alpha, "alpha", why="it is the level of the test")
-    q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
+    if alpha >= 1e-10:
+        q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
+    else:
+        # SciPy's studentized-range quantile saturates (at 100 or inf) below ~1e-12. In the far
+        # tail the range exceeds q when one of the k(k-1)/2 pairs does: P = k(k-1) P(Z > q/sqrt 2)
+        # (equal to SciPy's to 4e-6 relative at alpha = 1e-10, k <= 10).
+        q = stats.norm.isf(alpha / (k * (k - 1)))
     return float(q * np.sqrt(k * (k + 1) / (6 * n)))
