@@ -631,3 +631,49 @@ def test_chapters_7_to_12_refuse_values_whose_squares_overflow():
         ]:
             with pytest.raises((TypeError, ValueError), match=name):
                 call()
+
+
+# -- second fuzz report (reviews/reliability/FUZZ-2.md) ------------------------
+def _halfplane_brute_force(X, y, reach=13):
+    """Exact minimum over every integer direction |a|, |b| <= reach and every threshold.
+
+    For integer points with coordinates in [-3, 3] the differences are at most 6,
+    so every critical direction and a direction inside every angular cell between
+    two of them (their Farey mediant) is among these; with integer projections
+    every split, ties included, is exact.
+    """
+    X, y = np.asarray(X, dtype=np.int64), np.asarray(y)
+    directions = [(a, b) for a in range(-reach, reach + 1) for b in range(-reach, reach + 1) if a or b]
+    P = X @ np.array(directions).T
+    splits = ((P[:, None, :] >= P[None, :, :]) != y[:, None, None]).sum(axis=0)
+    return int(min(y.sum(), len(y) - y.sum(), splits.min()))
+
+
+def test_A3_min_halfplane_errors_exact_on_collinear_and_repeated_points():
+    from mlcore.vc import min_halfplane_errors
+    X = [[-2, -3], [1, 1], [1, -2], [-1, -4], [-4, -5], [1, 4], [1, 0]]
+    y = [0, 1, 0, 0, 1, 0, 1]
+    assert _halfplane_brute_force(X, y) == 2
+    assert min_halfplane_errors(X, y) == 2            # was 1: an impossible count
+    # repeated points with different labels cost one mistake each, never zero
+    assert min_halfplane_errors([[0, 0], [0, 0], [1, 1]], [0, 1, 1]) == 1
+    assert min_halfplane_errors([[0, 0], [1, 0], [2, 0], [3, 0]], [0, 1, 0, 1]) == 1
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        m = int(rng.integers(1, 9))
+        X, y = rng.integers(-3, 4, size=(m, 2)), rng.integers(0, 2, size=m)
+        assert min_halfplane_errors(X, y) == _halfplane_brute_force(X, y), (X.tolist(), y.tolist())
+    # the same answer on an exactly scaled and shifted non-integer copy (the float
+    # signs of collinear triples are uncertain and decided in rational arithmetic)
+    X = np.array([[-2, -3], [1, 1], [1, -2], [-1, -4], [-4, -5], [1, 4], [1, 0]]) * 0.375 + 0.3125
+    assert min_halfplane_errors(X, y=[0, 1, 0, 0, 1, 0, 1]) == 2
+
+
+def test_min_halfplane_errors_refuses_nan_and_bad_chunk():
+    from mlcore.vc import min_halfplane_errors
+    with pytest.raises(ValueError, match="X must be finite"):
+        min_halfplane_errors([[0, 0], [np.nan, 1]], [0, 1])
+    with pytest.raises(ValueError, match="chunk"):
+        min_halfplane_errors([[0, 0], [1, 1]], [0, 1], chunk=-1)
+    with pytest.raises(ValueError, match="y must be 0 or 1"):
+        min_halfplane_errors([[0, 0], [1, 1]], [0, 0.7])

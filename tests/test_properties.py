@@ -459,3 +459,21 @@ def test_chapters_7_to_9_refuse_invalid(bad):
         with pytest.raises((TypeError, ValueError)) as error:
             call()
         _names(error, name)
+
+
+# -- vc: 0-1 ERM over half-planes on degenerate points (FUZZ-2 A3) -------------
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.integers(0, 1)),
+                min_size=1, max_size=8))
+def test_min_halfplane_errors_equals_brute_force_on_integer_grids(rows):
+    """Collinear and repeated points included: the count is the exact optimum."""
+    from mlcore.vc import min_halfplane_errors
+    X = np.array([r[:2] for r in rows])
+    y = np.array([r[2] for r in rows])
+    # every critical direction and a direction (a Farey mediant) inside every cell
+    # between two, and at each every threshold: an exact brute force
+    P = X @ np.array([(a, b) for a in range(-13, 14) for b in range(-13, 14) if a or b]).T
+    splits = ((P[:, None, :] >= P[None, :, :]) != y[:, None, None]).sum(axis=0)
+    best = min(y.sum(), len(y) - y.sum(), splits.min())
+    assert min_halfplane_errors(X, y) == best
+    # invariant under an exact affine change of units
+    assert min_halfplane_errors(X * 0.375 - 2.5, y) == best
