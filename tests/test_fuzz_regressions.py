@@ -677,3 +677,41 @@ def test_min_halfplane_errors_refuses_nan_and_bad_chunk():
         min_halfplane_errors([[0, 0], [1, 1]], [0, 1], chunk=-1)
     with pytest.raises(ValueError, match="y must be 0 or 1"):
         min_halfplane_errors([[0, 0], [1, 1]], [0, 0.7])
+
+
+def test_B2_C2_gaussian_mmd2_is_scale_free_at_every_bandwidth():
+    from mlcore.divergence import gaussian_mmd2
+    rng = np.random.default_rng(0)
+    A, B = rng.normal(size=(20, 2)), rng.normal(size=(15, 2)) + 1
+    ref = gaussian_mmd2(A, B, 1.0)
+    assert ref == pytest.approx(0.2957, abs=1e-4)
+    # brute force, straight from the definition
+    k = lambda P, Q: np.exp(-((P[:, None] - Q[None]) ** 2).sum(-1) / 2)  # noqa: E731
+    kxx, kyy = k(A, A), k(B, B)
+    brute = ((kxx.sum() - 20) / 380 + (kyy.sum() - 15) / 210 - 2 * k(A, B).mean())
+    assert ref == pytest.approx(brute, rel=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for s in (1e-200, 1e-300, 1e150, 1e300):       # joint scaling: same value (was NaN)
+            assert gaussian_mmd2(A * s, B * s, s) == pytest.approx(ref, rel=1e-12)
+        assert gaussian_mmd2(A, B, 5e-324) == 0.0      # off-diagonal kernels vanish (was NaN)
+        assert gaussian_mmd2(A, B, 1e200) == 0.0       # every kernel is 1 (was OverflowError)
+    for bad in (A.astype(complex), A.astype(str)):
+        with pytest.raises(TypeError, match="X must be an array of real numbers"):
+            gaussian_mmd2(bad, B, 1.0)
+
+
+def test_B5_D6_uninverted_mean_term_curve_range_and_seeds():
+    from mlcore.divergence import uninverted_mean_term_curve
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    ref = uninverted_mean_term_curve(X, [2, 5])
+    assert np.allclose(uninverted_mean_term_curve(X * 1e-50, [2, 5]) / 1e-200, ref, rtol=1e-12)
+    assert np.allclose(uninverted_mean_term_curve(X * 1e50, [2, 5]) / 1e200, ref, rtol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isposinf(uninverted_mean_term_curve(X * 1e150, [2, 5])).all()  # was [nan, nan]
+    assert np.allclose(uninverted_mean_term_curve(X + 1e6, [2, 5]), ref, rtol=1e-6)  # shift-free
+    for seed in (2**32 - 2, 2**64, np.random.default_rng(1), np.random.SeedSequence(3)):
+        assert np.isfinite(uninverted_mean_term_curve(X, [2, 5], random_state=seed)).all()
+    with pytest.raises(TypeError, match="X must be an array of real numbers"):
+        uninverted_mean_term_curve(X.astype(complex), [2])

@@ -477,3 +477,24 @@ def test_min_halfplane_errors_equals_brute_force_on_integer_grids(rows):
     assert min_halfplane_errors(X, y) == best
     # invariant under an exact affine change of units
     assert min_halfplane_errors(X * 0.375 - 2.5, y) == best
+
+
+# -- divergence: invariances of the paper's quantities (FUZZ-2 B2, B5, C2) -----
+@given(st.integers(-900, 900), st.floats(0.05, 20))
+def test_gaussian_mmd2_invariant_under_joint_scaling(exponent, bandwidth):
+    from mlcore.divergence import gaussian_mmd2
+    rng = np.random.default_rng(0)
+    A, B = rng.normal(size=(8, 2)), rng.normal(size=(6, 2)) + 0.5
+    s = 2.0 ** exponent                      # exact, from subnormal-adjacent to near-overflow
+    value = gaussian_mmd2(A * s, B * s, bandwidth * s)
+    assert math.isfinite(value)
+    assert value == pytest.approx(gaussian_mmd2(A, B, bandwidth), rel=1e-9, abs=1e-15)
+
+
+@given(st.integers(-60, 60))
+def test_uninverted_mean_term_curve_is_homogeneous_of_degree_four(exponent):
+    from mlcore.divergence import uninverted_mean_term_curve
+    X = np.random.default_rng(1).normal(size=(16, 3))
+    s = 2.0 ** exponent
+    assert np.allclose(uninverted_mean_term_curve(X * s, [2, 4]) / s ** 4,
+                       uninverted_mean_term_curve(X, [2, 4]), rtol=1e-10)
