@@ -715,3 +715,44 @@ def test_B5_D6_uninverted_mean_term_curve_range_and_seeds():
         assert np.isfinite(uninverted_mean_term_curve(X, [2, 5], random_state=seed)).all()
     with pytest.raises(TypeError, match="X must be an array of real numbers"):
         uninverted_mean_term_curve(X.astype(complex), [2])
+
+
+def test_B6_gradient_descent_diverging_past_the_float_range_is_refused():
+    from mlcore.linear import LogisticRegressionGD
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] + 0.5 * X[:, 1] + rng.normal(size=200) > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")            # no overflow warning on the way
+        for call in (lambda: gradient_descent_path(X, y, 1e308, 20),
+                     lambda: LogisticRegressionGD(learning_rate=1e308).fit(X, y)):
+            with pytest.raises(ValueError, match=r"learning_rate=1e\+308 makes gradient descent "
+                                                 r"diverge.*below 2/L"):
+                call()
+        thetas, losses = gradient_descent_path(X, y, 10.0, 50)  # large but bounded: kept
+        assert np.isfinite(thetas).all() and np.isfinite(losses).all()
+
+
+def test_E3_sauer_bound_is_fast_and_exact_for_any_d(monkeypatch):
+    from mlcore.vc import _bounds, sauer_bound
+    for m in range(25):
+        for d in range(30):
+            assert sauer_bound(m, d) == sum(math.comb(m, i) for i in range(min(d, m) + 1))
+    terms = []                                   # a count of work, not a time
+    prefix = _bounds._binomial_prefix
+    monkeypatch.setattr(_bounds, "_binomial_prefix", lambda m, k: terms.append(k) or prefix(m, k))
+    assert sauer_bound(10**4, 10**9) == 2 ** 10**4          # was 16 s
+    assert sauer_bound(10**5, 10**9) == 2 ** 10**5          # was > 60 s
+    assert terms == []                                      # d >= m: no sum at all
+    assert sauer_bound(3000, 2000) == 2 ** 3000 - sum(math.comb(3000, i) for i in range(2001, 3001))
+    assert terms == [999]                                   # the shorter tail only
+
+
+def test_D4_negative_zero_noise_is_zero_noise():
+    from mlcore.bayes import polynomial_moons
+    from mlcore.compare import polynomial_bias_variance
+    from mlcore._validation import check_real
+    assert math.copysign(1.0, check_real(-0.0, "noise", low=0)) == 1.0
+    X = polynomial_moons(20, degree=2, noise=-0.0, random_state=0)[0]   # was "scale < 0"
+    assert np.array_equal(X, polynomial_moons(20, degree=2, noise=0.0, random_state=0)[0])
+    assert polynomial_bias_variance(np.sin, [1, 3], noise=-0.0) is not None
