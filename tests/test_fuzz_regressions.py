@@ -756,3 +756,22 @@ def test_D4_negative_zero_noise_is_zero_noise():
     X = polynomial_moons(20, degree=2, noise=-0.0, random_state=0)[0]   # was "scale < 0"
     assert np.array_equal(X, polynomial_moons(20, degree=2, noise=0.0, random_state=0)[0])
     assert polynomial_bias_variance(np.sin, [1, 3], noise=-0.0) is not None
+
+
+def test_D8_bootstrap_interval_figure_handles_constant_and_tied_data():
+    from mlcore.bootstrap import BootstrapIntervalFigure
+    for kwargs in (dict(data=np.ones(25)),                         # was "Axis limits cannot be NaN"
+                   dict(data=np.array([1.0, 2.0])),                # was the studentized refusal
+                   dict(data=np.arange(10) % 3, statistic=np.median)):
+        figure = BootstrapIntervalFigure(**kwargs)
+        assert figure.render(n_resamples=200)[:4] == b"\x89PNG"
+        title = figure.ax.get_title()
+        assert "percentile [" in title
+        if len(np.unique(kwargs["data"])) > 1:
+            assert "bootstrap-t undefined here" in title
+    for bad, kind, name in [(dict(data=[1.0]), ValueError, "data"),
+                            (dict(data="abc"), TypeError, "data"),
+                            (dict(data=np.ones((3, 2))), ValueError, "data"),
+                            (dict(statistic=5), TypeError, "statistic")]:
+        with pytest.raises(kind, match=name):
+            BootstrapIntervalFigure(**bad)
