@@ -22,7 +22,7 @@ The base class turns that into
   responds to the reader with no kernel and no network;
 * :meth:`~InteractiveFigure.scrub` — an animation over one parameter
   (matplotlib's ``to_jshtml``), for a figure that is a movie;
-* :meth:`~InteractiveFigure.time_updates` — the benchmark the tests run:
+* :meth:`~InteractiveFigure.time_updates` — what ``scripts/bench_widgets.py`` times:
   milliseconds per ``update`` plus redraw.
 
 In a chapter the live cell carries the tag ``remove-output`` (a widget needs
@@ -95,8 +95,8 @@ class InteractiveFigure(ABC):
     True
     >>> "<script" in figure.scrub("freq", [0.5, 1.0]).data
     True
-    >>> bool(figure.time_updates("freq", [1.0, 2.0]).max() < 1000)
-    True
+    >>> figure.time_updates("freq", [1.0, 2.0]).shape     # milliseconds per move
+    (2,)
     """
 
     figsize: tuple[float, float] = (7.0, 3.6)
