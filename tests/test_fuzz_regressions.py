@@ -776,3 +776,24 @@ def test_D8_bootstrap_interval_figure_handles_constant_and_tied_data():
                             (dict(statistic=5), TypeError, "statistic")]:
         with pytest.raises(kind, match=name):
             BootstrapIntervalFigure(**bad)
+
+
+def test_gradient_descent_figure_names_the_missing_argument():
+    X = np.random.default_rng(0).normal(size=(6, 2))
+    with pytest.raises(ValueError, match=r"got X without y \(y=None\)"):
+        GradientDescentFigure(X=X)                  # said "got X=None only"
+    with pytest.raises(ValueError, match=r"got y without X \(X=None\)"):
+        GradientDescentFigure(y=[0, 1, 0, 1, 0, 1])
+
+
+def test_C9_naming_raises_plain_errors_not_library_subclasses():
+    from sklearn.utils._param_validation import InvalidParameterError
+    from mlcore._validation import naming
+    with pytest.raises(ValueError) as info:
+        with naming("scoring"):
+            raise InvalidParameterError("The 'scoring' parameter must be a str, got 5.")
+    assert type(info.value) is ValueError and "scoring" in str(info.value)
+    with pytest.raises(TypeError) as info:
+        with naming("y"):
+            np.abs(np.array(list("abc")))          # numpy's UFuncTypeError
+    assert type(info.value) is TypeError and str(info.value).startswith("y is not valid")
