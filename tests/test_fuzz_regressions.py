@@ -797,3 +797,14 @@ def test_C9_naming_raises_plain_errors_not_library_subclasses():
         with naming("y"):
             np.abs(np.array(list("abc")))          # numpy's UFuncTypeError
     assert type(info.value) is TypeError and str(info.value).startswith("y is not valid")
+
+
+def test_D12_bootstrap_error_names_the_estimator_whose_limit_x_exceeds():
+    from sklearn.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2)) * 1e307
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match=r"estimator=DecisionTreeClassifier\(\) could not be "
+                                         r"fitted.*X and y.*float32") as info:
+        bootstrap_error(DecisionTreeClassifier(), X, y, n_resamples=5, random_state=0)
+    assert type(info.value) is ValueError
