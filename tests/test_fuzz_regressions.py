@@ -808,3 +808,20 @@ def test_D12_bootstrap_error_names_the_estimator_whose_limit_x_exceeds():
                                          r"fitted.*X and y.*float32") as info:
         bootstrap_error(DecisionTreeClassifier(), X, y, n_resamples=5, random_state=0)
     assert type(info.value) is ValueError
+
+
+def test_D3_bootstrap_intervals_and_se_are_scale_equivariant_down_to_tiny_data():
+    """Squares of data near 1e-160 underflow: the SE was 0 at 1e-300, BCa raised numpy's
+    "Quantiles must be in the range [0, 1]", the studentized interval a false refusal."""
+    from mlcore.bootstrap import bootstrap_interval
+    data = np.random.default_rng(0).lognormal(size=25)
+    ref_se = bootstrap_se(np.mean, data, 200, random_state=0)
+    for scale in (2.0 ** -530, 2.0 ** -990):              # about 1e-160 and 1e-298, exact
+        assert bootstrap_se(np.mean, data * scale, 200, random_state=0) / scale == \
+            pytest.approx(ref_se, rel=1e-12)
+        for method in ("BCa", "studentized", "normal"):
+            ref = bootstrap_interval(np.mean, data, n_resamples=200, method=method, random_state=0)
+            got = bootstrap_interval(np.mean, data * scale, n_resamples=200, method=method,
+                                     random_state=0)
+            assert (got.low / scale, got.high / scale) == pytest.approx((ref.low, ref.high),
+                                                                        rel=1e-9)

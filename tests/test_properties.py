@@ -498,3 +498,13 @@ def test_uninverted_mean_term_curve_is_homogeneous_of_degree_four(exponent):
     s = 2.0 ** exponent
     assert np.allclose(uninverted_mean_term_curve(X * s, [2, 4]) / s ** 4,
                        uninverted_mean_term_curve(X, [2, 4]), rtol=1e-10)
+
+
+# -- bootstrap: intervals are equivariant under a change of units (FUZZ-2 D3 class) --
+@given(st.integers(-1000, 480), st.sampled_from(["percentile", "BCa", "studentized", "normal"]))
+def test_bootstrap_interval_of_the_mean_is_scale_equivariant(exponent, method):
+    data = np.random.default_rng(2).lognormal(size=15)
+    s = 2.0 ** exponent                                   # exact: 1e-301 to 1e144
+    ref = bootstrap_interval(np.mean, data, n_resamples=100, method=method, random_state=0)
+    got = bootstrap_interval(np.mean, data * s, n_resamples=100, method=method, random_state=0)
+    assert (got.low / s, got.high / s) == pytest.approx((ref.low, ref.high), rel=1e-9)
