@@ -118,9 +118,17 @@ class InteractiveFigure(ABC):
         self.fig = Figure(figsize=self.figsize, dpi=self.dpi, facecolor="white",
                           layout="constrained")
         FigureCanvasAgg(self.fig)
-        self._controls = self.controls()
-        self.setup(self.fig)
-        self.update(**self.defaults())
+        try:
+            self._controls = self.controls()
+            self.setup(self.fig)
+            self.update(**self.defaults())
+        except (IndexError, KeyError) as error:
+            # A safety net for arguments whose lengths or keys do not fit together,
+            # which a subclass did not check itself: a ValueError at construction.
+            raise ValueError(
+                f"{type(self).__name__}: the arguments do not fit together ({type(error).__name__}: "
+                f"{error} while building the figure); check that the lists given have the "
+                f"lengths, and the mappings the keys, that the other arguments imply.") from error
         if self.freeze_layout:
             # Lay the figure out once, then keep that layout: constrained layout
             # otherwise re-measures every tick label on every redraw, about half

@@ -825,3 +825,13 @@ def test_D3_bootstrap_intervals_and_se_are_scale_equivariant_down_to_tiny_data()
                                      random_state=0)
             assert (got.low / scale, got.high / scale) == pytest.approx((ref.low, ref.high),
                                                                         rel=1e-9)
+
+
+def test_C4_figure_constructors_raise_value_error_not_index_error():
+    from mlcore.feature_selection import FilterSizeFigure, ForwardSearchFigure
+    for build in (lambda: ForwardSearchFigure(feature_names=["a"]),
+                  lambda: FilterSizeFigure(ks=[], accuracy=[0.8, 0.9, 0.95], f1=[0.2, 0.6, 0.8],
+                                           words=list("abcdefghij"))):
+        with pytest.raises(ValueError, match="the arguments do not fit together") as info:
+            build()
+        assert type(info.value) is ValueError
