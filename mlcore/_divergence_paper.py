@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.model_selection import KFold
 
-from ._validation import check_int, check_real
+from ._validation import as_generator, check_array, check_int, check_random_state, check_real
 
 __all__ = ["paper_datasets", "uninverted_mean_term_curve", "gaussian_mmd2"]
 
@@ -32,14 +32,18 @@ def uninverted_mean_term_curve(X, Ks, n_repeats=3, random_state=0):
         Numbers of folds, each between 2 and n_samples // 2 (every fold needs 2 samples).
     n_repeats : int, default=3
         Shuffled K-fold partitions averaged per K.
-    random_state : int, default=0
-        Seed; repetition r uses ``KFold(K, shuffle=True, random_state=random_state + r)``.
+    random_state : int, numpy Generator or SeedSequence, or None, default=0
+        Seed; repetition r uses ``KFold(K, shuffle=True, random_state=random_state + r)``
+        when ``random_state + n_repeats - 1 < 2**32``; a larger integer, a generator
+        or None gives the n_repeats seeds by ``as_generator(random_state).integers(2**32)``.
 
     Returns
     -------
     ndarray of shape (len(Ks),)
         The fold-and-repeat average for each K; diff is the training mean minus
-        the test mean and S are unbiased sample covariances.
+        the test mean and S are unbiased sample covariances. The quantity scales
+        as the fourth power of X: it is computed on X / max|X| and scaled back,
+        so it is ``inf`` only where the true value exceeds the float range.
 
     Examples
     --------
@@ -49,19 +53,29 @@ def uninverted_mean_term_curve(X, Ks, n_repeats=3, random_state=0):
     >>> bool(np.all(np.diff(curve) > 0))
     True
     """
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] < 4 or not np.all(np.isfinite(X)):
-        raise ValueError(f"X must be a finite 2-D array with at least 4 rows, got shape {X.shape}.")
+    X = check_array(X, "X", ndim=2)
+    if X.shape[0] < 4 or X.shape[1] < 1:
+        raise ValueError(f"X must be a 2-D array with at least 4 rows and 1 column, "
+                         f"got shape {X.shape}.")
     m = X.shape[0]
     Ks = [check_int(K, "Ks", low=2, high=m // 2) for K in np.atleast_1d(Ks)]
     n_repeats = check_int(n_repeats, "n_repeats", low=1)
-    random_state = check_int(random_state, "random_state", low=0)
+    random_state = check_random_state(random_state)
+    if isinstance(random_state, int) and random_state + n_repeats - 1 < 2 ** 32:
+        seeds = [random_state + r for r in range(n_repeats)]
+    else:  # no seed out of KFold's range [0, 2**32 - 1]
+        seeds = [int(v) for v in as_generator(random_state).integers(2 ** 32, size=n_repeats)]
+    X = X - X.mean(axis=0)                 # the quantity is translation-invariant ...
+    scale = np.abs(X).max()
+    if scale == 0:
+        return np.zeros(len(Ks))
+    X = X / scale                          # ... and homogeneous of degree 4
     total, total_sq = X.sum(axis=0), X.T @ X
     out = np.empty(len(Ks))
     for j, K in enumerate(Ks):
         values = []
-        for r in range(n_repeats):
-            for _, test in KFold(K, shuffle=True, random_state=random_state + r).split(X):
+        for seed in seeds:
+            for _, test in KFold(K, shuffle=True, random_state=seed).split(X):
                 a, b = len(test), m - len(test)
                 s1, s2 = X[test].sum(axis=0), X[test].T @ X[test]
                 mean_test, mean_train = s1 / a, (total - s1) / b
@@ -70,7 +84,8 @@ def uninverted_mean_term_curve(X, Ks, n_repeats=3, random_state=0):
                 diff = mean_train - mean_test
                 values.append(0.5 * diff @ (cov_train + cov_test) @ diff)
         out[j] = np.mean(values)
-    return out
+    with np.errstate(over="ignore"):
+        return out * scale ** 2 * scale ** 2
 
 
 def gaussian_mmd2(X, Y, bandwidth):
@@ -100,17 +115,26 @@ def gaussian_mmd2(X, Y, bandwidth):
     >>> bool(abs(same) < 0.02 < shifted)
     True
     """
-    X, Y = np.asarray(X, dtype=float), np.asarray(Y, dtype=float)
+    X, Y = check_array(X, "X", ndim=2), check_array(Y, "Y", ndim=2)
     for name, A in (("X", X), ("Y", Y)):
-        if A.ndim != 2 or A.shape[0] < 2 or not np.all(np.isfinite(A)):
-            raise ValueError(f"{name} must be a finite 2-D array with at least 2 rows, got shape {A.shape}.")
+        if A.shape[0] < 2:
+            raise ValueError(f"{name} must be a 2-D array with at least 2 rows, got shape {A.shape}.")
     if X.shape[1] != Y.shape[1]:
         raise ValueError(f"X and Y must have the same number of columns, got {X.shape[1]} and {Y.shape[1]}.")
     bandwidth = check_real(bandwidth, "bandwidth", low=0, low_open=True)
+    from scipy.spatial.distance import cdist
+    # k depends on distance / bandwidth only: rescale jointly so that nothing over- or underflows
+    scale = max(np.abs(X).max(), np.abs(Y).max())
+    if scale > 0:
+        X, Y = X / scale, Y / scale
+    with np.errstate(over="ignore", under="ignore"):
+        width = bandwidth / scale if scale > 0 else np.inf   # 0 (underflow) and inf are fine
 
     def kernel(A, B):
-        sq = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2 * A @ B.T
-        return np.exp(-np.maximum(sq, 0) / (2 * bandwidth ** 2))
+        dist = cdist(A, B)
+        with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+            ratio = np.where(dist == 0, 0.0, dist / width)
+            return np.exp(-0.5 * np.minimum(ratio, 1e100) ** 2)
 
     n, p = len(X), len(Y)
     kxx, kyy = kernel(X, X), kernel(Y, Y)

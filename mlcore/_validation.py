@@ -86,7 +86,7 @@ def check_real(value, name: str, *, low: float | None = None, high: float | None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {name}={value!r} "
                         f"of type {type(value).__name__}{_suffix(why)}.")
-    value = float(value)
+    value = float(value) + 0.0   # -0.0 becomes 0.0: it passes ">= 0", and NumPy refuses a negative zero scale
     if not np.isfinite(value):
         raise ValueError(f"{name} must be finite, got {name}={value}{_suffix(why)}.")
     too_low = low is not None and (value <= low if low_open else value < low)

@@ -156,7 +156,9 @@ class naming:
 
     For messages from scikit-learn's or NumPy's own validation, which describe
     the problem but not which parameter has it. A message that already names
-    the parameter is left alone; the exception type is kept.
+    the parameter keeps its words. Either way the error is raised as a plain
+    ``ValueError`` or ``TypeError``: a library's subclass (scikit-learn's
+    ``InvalidParameterError``, NumPy's ``UFuncTypeError``) does not leak out.
 
     Examples
     --------
@@ -175,14 +177,14 @@ class naming:
         return self
 
     def __exit__(self, kind, error, traceback):
-        if kind is None or not issubclass(kind, (ValueError, TypeError)):
+        from sklearn.exceptions import NotFittedError
+        if kind is None or not issubclass(kind, (ValueError, TypeError)) or \
+                issubclass(kind, NotFittedError):   # callers test for NotFittedError itself
             return False
         message, name = str(error), self.name
+        plain = ValueError if issubclass(kind, ValueError) else TypeError
         if message.startswith(name) or f" {name} " in message or f"{name}=" in message:
-            return False
-        try:
-            reworded = kind(f"{name} is not valid: {message}")
-        except Exception:  # noqa: BLE001 -- an exception class with another signature
-            reworded = (ValueError if issubclass(kind, ValueError) else TypeError)(
-                f"{name} is not valid: {message}")
-        raise reworded from error
+            if kind in (ValueError, TypeError):
+                return False
+            raise plain(message) from error
+        raise plain(f"{name} is not valid: {message}") from error

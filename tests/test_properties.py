@@ -459,3 +459,52 @@ def test_chapters_7_to_9_refuse_invalid(bad):
         with pytest.raises((TypeError, ValueError)) as error:
             call()
         _names(error, name)
+
+
+# -- vc: 0-1 ERM over half-planes on degenerate points (FUZZ-2 A3) -------------
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.integers(0, 1)),
+                min_size=1, max_size=8))
+def test_min_halfplane_errors_equals_brute_force_on_integer_grids(rows):
+    """Collinear and repeated points included: the count is the exact optimum."""
+    from mlcore.vc import min_halfplane_errors
+    X = np.array([r[:2] for r in rows])
+    y = np.array([r[2] for r in rows])
+    # every critical direction and a direction (a Farey mediant) inside every cell
+    # between two, and at each every threshold: an exact brute force
+    P = X @ np.array([(a, b) for a in range(-13, 14) for b in range(-13, 14) if a or b]).T
+    splits = ((P[:, None, :] >= P[None, :, :]) != y[:, None, None]).sum(axis=0)
+    best = min(y.sum(), len(y) - y.sum(), splits.min())
+    assert min_halfplane_errors(X, y) == best
+    # invariant under an exact affine change of units
+    assert min_halfplane_errors(X * 0.375 - 2.5, y) == best
+
+
+# -- divergence: invariances of the paper's quantities (FUZZ-2 B2, B5, C2) -----
+@given(st.integers(-900, 900), st.floats(0.05, 20))
+def test_gaussian_mmd2_invariant_under_joint_scaling(exponent, bandwidth):
+    from mlcore.divergence import gaussian_mmd2
+    rng = np.random.default_rng(0)
+    A, B = rng.normal(size=(8, 2)), rng.normal(size=(6, 2)) + 0.5
+    s = 2.0 ** exponent                      # exact, from subnormal-adjacent to near-overflow
+    value = gaussian_mmd2(A * s, B * s, bandwidth * s)
+    assert math.isfinite(value)
+    assert value == pytest.approx(gaussian_mmd2(A, B, bandwidth), rel=1e-9, abs=1e-15)
+
+
+@given(st.integers(-60, 60))
+def test_uninverted_mean_term_curve_is_homogeneous_of_degree_four(exponent):
+    from mlcore.divergence import uninverted_mean_term_curve
+    X = np.random.default_rng(1).normal(size=(16, 3))
+    s = 2.0 ** exponent
+    assert np.allclose(uninverted_mean_term_curve(X * s, [2, 4]) / s ** 4,
+                       uninverted_mean_term_curve(X, [2, 4]), rtol=1e-10)
+
+
+# -- bootstrap: intervals are equivariant under a change of units (FUZZ-2 D3 class) --
+@given(st.integers(-1000, 480), st.sampled_from(["percentile", "BCa", "studentized", "normal"]))
+def test_bootstrap_interval_of_the_mean_is_scale_equivariant(exponent, method):
+    data = np.random.default_rng(2).lognormal(size=15)
+    s = 2.0 ** exponent                                   # exact: 1e-301 to 1e144
+    ref = bootstrap_interval(np.mean, data, n_resamples=100, method=method, random_state=0)
+    got = bootstrap_interval(np.mean, data * s, n_resamples=100, method=method, random_state=0)
+    assert (got.low / s, got.high / s) == pytest.approx((ref.low, ref.high), rel=1e-9)

@@ -93,6 +93,38 @@ def bootstrap_distribution(statistic, data, n_resamples=2000, random_state=None,
     return _evaluate(statistic, data[idx], vectorized)
 
 
+def _root_sum_squares(deviations, axis=None):
+    """sqrt(sum(deviations**2)) computed on deviations / max|deviations|: no under- or overflow.
+
+    Data of order 1e-160 square to subnormals and 1e-300 to zero, which made
+    standard errors 0 (or inaccurate) although every value is representable.
+    """
+    deviations = np.asarray(deviations, float)
+    scale = np.max(np.abs(deviations), axis=axis, keepdims=True, initial=0.0)
+    safe = np.where(scale > 0, scale, 1.0)
+    total = np.sqrt(np.sum((deviations / safe) ** 2, axis=axis, keepdims=True)) * scale
+    if axis is None:
+        return float(total.reshape(()))
+    return np.squeeze(total, axis=axis)
+
+
+def _sample_std(values, axis=None):
+    """Standard deviation with ddof=1, scale-safe (see :func:`_root_sum_squares`)."""
+    values = np.asarray(values, float)
+    n = values.size if axis is None else values.shape[axis]
+    centred = values - np.mean(values, axis=axis, keepdims=True)
+    return _root_sum_squares(centred, axis=axis) / np.sqrt(n - 1)
+
+
+def _acceleration(d, axis=None):
+    """BCa's acceleration sum(d^3) / (6 (sum d^2)^1.5), computed on d / max|d| (scale-free)."""
+    d = np.asarray(d, float)
+    scale = np.max(np.abs(d), axis=axis, keepdims=True, initial=0.0)
+    d = d / np.where(scale > 0, scale, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.nan_to_num(np.sum(d ** 3, axis=axis) / (6.0 * np.sum(d ** 2, axis=axis) ** 1.5))
+
+
 def bootstrap_se(statistic, data, n_resamples=2000, random_state=None):
     """Bootstrap standard error: the standard deviation (ddof=1) of the bootstrap replicates.
 
@@ -105,7 +137,7 @@ def bootstrap_se(statistic, data, n_resamples=2000, random_state=None):
     """
     n_resamples = check_int(n_resamples, "n_resamples", low=2,
                             why="a standard deviation (ddof=1) needs at least 2 replicates")
-    return float(np.std(bootstrap_distribution(statistic, data, n_resamples, random_state), ddof=1))
+    return float(_sample_std(bootstrap_distribution(statistic, data, n_resamples, random_state)))
 
 
 def _jackknife_indices(m):
@@ -134,8 +166,8 @@ def _jackknife_se(statistic, samples, vectorized):
         else:
             values = np.array([[statistic(row) for row in sample] for sample in leave_one_out],
                               dtype=float)
-        out[start:start + chunk] = np.sqrt((m - 1) / m * np.sum(
-            (values - values.mean(axis=1, keepdims=True)) ** 2, axis=1))
+        out[start:start + chunk] = np.sqrt((m - 1) / m) * _root_sum_squares(
+            values - values.mean(axis=1, keepdims=True), axis=1)
     return out
 
 
@@ -178,11 +210,11 @@ def _interval(replicates, theta_hat, jackknife, method, confidence):
                              "move one way, such as the number of distinct values); use method='percentile'.")
         z0 = ndtri(below)
         d = jackknife.mean() - jackknife
-        accel = np.sum(d**3) / (6.0 * np.sum(d**2) ** 1.5) if np.any(d) else 0.0
+        accel = float(_acceleration(d))
         z = z0 + ndtri(levels)
         levels = ndtr(z0 + z / (1.0 - accel * z))
     if method == "normal":
-        half = ndtri(1.0 - alpha) * np.std(replicates, ddof=1)
+        half = ndtri(1.0 - alpha) * _sample_std(replicates)
         return ConfidenceInterval(float(theta_hat - half), float(theta_hat + half))
     low, high = np.quantile(replicates, levels)
     if method == "basic":
@@ -342,12 +374,12 @@ def interval_coverage(statistic, sampler, truth, n_samples, *, n_datasets=1000, 
             d = statistic(data[:, jackknife_rows], axis=-1)
             d = d.mean(axis=1, keepdims=True) - d
             with np.errstate(divide="ignore", invalid="ignore"):
-                accel = np.nan_to_num((d**3).sum(1) / (6 * (d**2).sum(1) ** 1.5))[:, None]
+                accel = _acceleration(d, axis=1)[:, None]
                 z0 = ndtri(below)[:, None]
                 z = z0 + ndtri(np.array([[alpha, 1 - alpha]]))
                 levels["BCa"] = ndtr(z0 + z / (1 - accel * z))
         if "normal" in methods:
-            half = ndtri(1 - alpha) * replicates.std(axis=1, ddof=1)[:, None]
+            half = ndtri(1 - alpha) * _sample_std(replicates, axis=1)[:, None]
             hits["normal"] += int(np.sum((theta - half <= truth) & (truth <= theta + half)))
         for method in (method for method in methods if method in levels):
             position = np.broadcast_to(levels[method], (k, 2)) * (n_resamples - 1)

@@ -207,9 +207,33 @@ def _check_loss(loss, y):
     return loss
 
 
+class _estimator_limits:
+    """Reword a ValueError/TypeError raised by the user's estimator to name it and X, y.
+
+    What fails there is the estimator's own limit (e.g. scikit-learn's trees
+    work in float32 and refuse |x| > 3.4e38), not a check of this module.
+    """
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        from sklearn.exceptions import NotFittedError
+        if kind is None or not issubclass(kind, (ValueError, TypeError)) \
+                or issubclass(kind, NotFittedError):
+            return False
+        plain = ValueError if issubclass(kind, ValueError) else TypeError
+        raise plain(f"estimator={self.estimator!r} could not be fitted to, or predict, the "
+                    f"bootstrap samples of X and y: {error}") from error
+
+
 def _fit_predict(estimator, X, y, trains):
     """Predictions on all of X of the models fitted on each training index set."""
-    return [clone(estimator).fit(X[train], y[train]).predict(X) for train in trains]
+    with _estimator_limits(estimator):
+        return [clone(estimator).fit(X[train], y[train]).predict(X) for train in trains]
 
 
 @dataclass(frozen=True)
@@ -345,7 +369,8 @@ def bootstrap_error_report(estimator, X, y, *, n_resamples=200, loss=None, rando
     starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
     ends = np.r_[starts[1:], owner.size]
     leave_one_out = float(np.mean([loss(y[owner[s:e]], values[s:e]) for s, e in zip(starts, ends)]))
-    full = clone(estimator).fit(X, y).predict(X)
+    with _estimator_limits(estimator):
+        full = clone(estimator).fit(X, y).predict(X)
     resub = float(loss(y, full))
     labels, times = np.unique(full, return_counts=True)
     gamma = float(sum(t / m * loss(y, np.full(m, v)) for v, t in zip(labels, times)))

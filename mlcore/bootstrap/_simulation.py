@@ -15,7 +15,7 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold, LeaveOneOut
 
 from .._parallel import parallel_map
-from .._validation import as_generator, check_int, check_random_state, check_real
+from .._validation import as_generator, check_array, check_int, check_random_state, check_real
 from ..widgets import InteractiveFigure
 from ._intervals import (_evaluate, _interval, _jackknife_indices, _prepare, _standard_errors,
                          _studentized, _t_ratios, bootstrap_distribution)
@@ -233,7 +233,10 @@ class BootstrapIntervalFigure(InteractiveFigure):
 
     Percentile, BCa and bootstrap-t (studentized, with the jackknife standard
     error of every resample). By default the statistic is the mean of a
-    skewed (log-normal) sample of 25.
+    skewed (log-normal) sample of 25. ``data`` is any 1-D sample of at least
+    2 finite values; where an interval is undefined on it (bootstrap-t when
+    some resamples are all tied, BCa when every replicate lies on one side)
+    the figure leaves that interval out and says why in its title.
     """
 
     benchmark = ("n_resamples", [25, 50, 100, 200, 400, 800, 1600, 3200])
@@ -242,7 +245,12 @@ class BootstrapIntervalFigure(InteractiveFigure):
     def __init__(self, data=None, statistic=np.mean, **kwargs):
         if data is None:
             data = np.random.default_rng(6).lognormal(sigma=1.0, size=25)
-        self.data, self.statistic = np.asarray(data, float), statistic
+        self.data = check_array(data, "data", ndim=1, min_length=2,
+                                why="the jackknife and the bootstrap need 2 values or more")
+        if not callable(statistic):
+            raise TypeError(f"statistic must be a callable (a 1-D sample -> a number), got "
+                            f"statistic={statistic!r} of type {type(statistic).__name__}.")
+        self.statistic = statistic
         super().__init__(**kwargs)
 
     def controls(self):
@@ -258,7 +266,11 @@ class BootstrapIntervalFigure(InteractiveFigure):
         m = len(self.data)
         self.theta_hat = float(self.statistic(self.data))
         wide = bootstrap_distribution(self.statistic, self.data, 4000, random_state=1)
-        self.edges = np.linspace(*np.quantile(wide, [0.0005, 0.9995]), 41)
+        low, high = np.quantile(wide, [0.0005, 0.9995])
+        if not high > low:      # constant data or statistic: one bin around the single value
+            half = max(abs(self.theta_hat) * 1e-3, 1e-3)
+            low, high = self.theta_hat - half, self.theta_hat + half
+        self.edges = np.linspace(low, high, 41)
         self.histogram = ax.stairs(np.zeros(40), self.edges, fill=True, color="C0", alpha=0.5,
                                    label="bootstrap replicates")   # one artist, not 40 bars
         self.jackknife = np.array([self.statistic(row) for row in self.data[_jackknife_indices(m)]])
@@ -279,12 +291,20 @@ class BootstrapIntervalFigure(InteractiveFigure):
         self.ax.set_ylim(0, 1.15 * max(heights.max(), 1e-9))
         text = []
         for name, (low_line, high_line) in self.lines.items():
-            if name == "bootstrap-t":
-                se_star = _standard_errors(None, self.statistic, samples, self._vectorized)
-                low, high = _studentized(_t_ratios(reps, self.theta_hat, se_star), self.theta_hat,
-                                         self.se_hat, 0.95)
-            else:
-                low, high = _interval(reps, self.theta_hat, self.jackknife, name, 0.95)
+            try:
+                if name == "bootstrap-t":
+                    se_star = _standard_errors(None, self.statistic, samples, self._vectorized)
+                    low, high = _studentized(_t_ratios(reps, self.theta_hat, se_star),
+                                             self.theta_hat, self.se_hat, 0.95)
+                else:
+                    low, high = _interval(reps, self.theta_hat, self.jackknife, name, 0.95)
+            except ValueError:   # undefined on these data (tied resamples, one-sided replicates)
+                low_line.set_visible(False)
+                high_line.set_visible(False)
+                text.append(f"{name} undefined here")
+                continue
+            low_line.set_visible(True)
+            high_line.set_visible(True)
             low_line.set_xdata([low, low])
             high_line.set_xdata([high, high])
             text.append(f"{name} [{low:.2f}, {high:.2f}]")

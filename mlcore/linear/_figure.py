@@ -86,7 +86,7 @@ class GradientDescentFigure(InteractiveFigure):
     def __init__(self, X=None, y=None, *, max_iter=200, figsize=None, dpi=None):
         if (X is None) != (y is None):
             raise ValueError("X and y must be given together (or both left out for the "
-                             f"default data), got {'y' if X is None else 'X'}=None only.")
+                             f"default data), got {'y without X (X=None)' if X is None else 'X without y (y=None)'}.")
         if X is None:
             X, y = sample_logistic_data([-0.5, 2.0, -1.0], 200, random_state=0)
         self.X = check_array(X, "X")

@@ -267,6 +267,13 @@ def _descend(X1, y, theta, learning_rate, max_iter, tol, keep_path):
         if len(losses) > max_iter:
             break
         theta = theta - learning_rate * gradient
+        if not np.abs(theta).max() <= _LARGEST:   # NaN-safe: diverged past the float range
+            smooth = np.linalg.norm(X1, 2) ** 2 / (4 * m)   # L of the logistic loss
+            raise ValueError(
+                f"learning_rate={learning_rate:g} makes gradient descent diverge: after "
+                f"{len(losses)} step(s) |theta| exceeds {_LARGEST:g} (X @ theta would overflow); "
+                f"a learning_rate below 2/L = {2 / smooth:.4g} (L = ||X~||_2^2 / (4m)) "
+                f"never goes uphill.")
         if keep_path:
             path.append(theta)
     return theta, np.array(path), np.array(losses), converged, grad_norm

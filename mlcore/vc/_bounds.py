@@ -24,7 +24,20 @@ def sauer_bound(m, d):
     """
     m = check_int(m, "m", low=0, why="it is the number of samples")
     d = check_int(d, "d", low=0, why="it is the VC dimension")
-    return sum(math.comb(m, i) for i in range(min(d, m) + 1))
+    if d >= m:
+        return 2 ** m                      # every labeling: the sum is all of (1 + 1)^m
+    if 2 * d >= m:                         # sum the shorter tail: C(m, i) = C(m, m - i)
+        return 2 ** m - _binomial_prefix(m, m - d - 1)
+    return _binomial_prefix(m, d)
+
+
+def _binomial_prefix(m, k):
+    """sum_{i <= k} C(m, i), exact, with one small multiplication and division per term."""
+    total = term = 1
+    for i in range(k):
+        term = term * (m - i) // (i + 1)
+        total += term
+    return total
 
 
 def _log_sauer(m, d):
