@@ -18,6 +18,7 @@ import json
 
 import numpy as np
 
+from ._figure_text import describe_figure
 from ._validation import check_int
 
 __all__ = ["control_grid", "explore_html"]
@@ -43,7 +44,9 @@ _SCRIPT = """(function () {
           parts.push(data.names[i] + " " + text);
         });
         image.src = prefix + data.frames[data.index[flat]];
-        image.alt = data.alt + (parts.length ? ": " + parts.join(", ") : "");
+        image.alt = data.alt + (parts.length ? " Shown for " + parts.join(", ") + "." : "");
+        // A live region: screen readers announce the new values on each move.
+        root.querySelector(".mlx-status").textContent = parts.join(", ");
       }
       inputs.forEach(function (input) {
         input.addEventListener("input", show);
@@ -60,6 +63,10 @@ _ROW_STYLE = ("display:flex;flex-wrap:wrap;gap:0.3em 1.4em;align-items:center;"
               "font-size:0.9em;margin:0.2em 0 0.4em")
 _CONTROL_STYLE = "display:inline-flex;align-items:center;gap:0.4em"
 _VALUE_STYLE = "min-width:3.5em;font-weight:600;font-variant-numeric:tabular-nums"
+# Read by screen readers, not shown: a select already shows its value, and the
+# live region only announces.
+_HIDDEN_STYLE = ("position:absolute;width:1px;height:1px;overflow:hidden;"
+                 "clip:rect(0 0 0 0);white-space:nowrap")
 
 
 def _options(control):
@@ -235,6 +242,7 @@ def explore_html(figure, grid, *, max_frames=48, note=None):
             frames.append(base64.b64encode(png).decode("ascii"))
         index.append(seen[png])
     figure._draw()  # leave the figure at its defaults, as the live panel expects
+    description = describe_figure(figure.fig)
     start = 0
     for p in moving:
         start = start * len(p[2]) + p[4]
@@ -242,7 +250,7 @@ def explore_html(figure, grid, *, max_frames=48, note=None):
     first = frames[index[start]]
     data = {"sizes": [len(p[2]) for p in moving], "labels": [p[3] for p in moving],
             "names": [p[1] for p in moving], "index": index, "start": start,
-            "alt": f"{type(figure).__name__}",
+            "alt": description.rstrip(".") + ".",
             "frames": ["" if i == index[start] else f for i, f in enumerate(frames)]}
     rows = []
     for i, (name, label, values, labels, k) in enumerate(moving):
@@ -259,24 +267,25 @@ def explore_html(figure, grid, *, max_frames=48, note=None):
             options = "".join(f'<option value="{j}"{" selected" if j == k else ""}>'
                               f"{html.escape(t)}</option>" for j, t in enumerate(labels))
             field = f'<select id="{cid}" data-mlx>{options}</select>'
+        value_style = _HIDDEN_STYLE if field.startswith("<select") else _VALUE_STYLE
         rows.append(f'<span class="mlx-control" style="{_CONTROL_STYLE}">'
-                    f'<label for="{cid}">{html.escape(label)}</label> {field} <output for="{cid}" style="{_VALUE_STYLE}">{text}</output></span>')
-    for name, label, values, labels, k in held:
-        rows.append(f'<span class="mlx-control mlx-held" style="{_CONTROL_STYLE}">'
-                    f'{html.escape(label)} <output style="{_VALUE_STYLE}">'
-                    f"{html.escape(labels[0])}</output></span>")
+                    f'<label for="{cid}">{html.escape(label)}</label> {field} <output for="{cid}" style="{value_style}">{text}</output></span>')
     notes = []
     if held:
-        notes.append("Held here: " + ", ".join(html.escape(p[1]) for p in held)
+        # Held values are said in the caption, not set out like controls.
+        notes.append("Held here: " + ", ".join(f"{html.escape(p[1])} {html.escape(p[3][0])}" for p in held)
                      + "; the notebook's live panel moves every control.")
     if note:
         notes.append(html.escape(note))
     caption = f'<p class="mlx-note" style="font-size:0.85em;opacity:0.8;margin:0.2em 0">{" ".join(notes)}</p>' if notes else ""
+    shown = ", ".join(f"{p[1]} {p[3][p[4]]}" for p in moving)
+    first_alt = description.rstrip(".") + (f". Shown for {shown}." if shown else ".")
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     body = (f'<div class="mlcore-explore" id="{uid}">'
             f'<div class="mlx-controls" style="{_ROW_STYLE}">{"".join(rows)}</div>'
             f'<img class="mlx-image" style="max-width:100%" src="data:image/png;base64,{first}" '
-            f'alt="{html.escape(data["alt"])}">{caption}'
+            f'alt="{html.escape(first_alt)}">{caption}'
+            f'<span class="mlx-status" aria-live="polite" style="{_HIDDEN_STYLE}"></span>'
             f'<script type="application/json" class="mlx-data">{payload}</script>'
             f"<script>{_SCRIPT % uid}</script></div>")
     return HTML(body)

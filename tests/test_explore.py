@@ -116,3 +116,14 @@ def test_the_figure_is_left_at_its_defaults():
     before = figure.render()
     figure.explore(freq=[3.0], flip=[True], shape=["cos"], scale=[10.0])
     assert figure.render() == before
+
+
+def test_the_picture_is_described_and_each_move_announced():
+    """UX review D2, D20, D21: alt text from the figure, a live region, held values in the caption."""
+    figure = Waves()
+    html, data, _ = _data(figure.explore(max_frames=12, shape=["cos"]))
+    alt = re.search(r'<img class="mlx-image"[^>]*alt="([^"]*)"', html).group(1)
+    assert not alt.startswith("Waves") and "Shown for" in alt
+    assert data["alt"] and "Waves" not in data["alt"]
+    assert 'class="mlx-status" aria-live="polite"' in html
+    assert "mlx-held" not in html and "Held here: shape cos" in html
