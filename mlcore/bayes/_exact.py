@@ -56,15 +56,16 @@ class ImportancePosterior:
         if X1.shape[1] != self.theta.shape[1]:
             raise ValueError(f"X must have {self.theta.shape[1] - self.fit_intercept} columns, "
                              f"got {X.shape[1]}.")
-        log_w = self.log_weights - logsumexp(self.log_weights)
-        keep = log_w > log_w.max() - 40                  # weights below e^-40 of the largest
-        theta, log_w = self.theta[keep], log_w[keep]
-        log_p, log_q = [], []
-        for start in range(0, X1.shape[0], 2000):
-            z = X1[start:start + 2000] @ theta.T
-            log_p.append(logsumexp(log_w - np.logaddexp(0.0, -z), axis=1))
-            log_q.append(logsumexp(log_w - np.logaddexp(0.0, z), axis=1))
-        return np.concatenate(log_p) - np.concatenate(log_q)
+        w = np.exp(self.log_weights - self.log_weights.max())
+        keep = w > 1e-12 * w.sum()   # the rest move no probability by more than 1e-12 * n_draws
+        theta, w = self.theta[keep], w[keep] / w[keep].sum()
+        p, q = [], []
+        for start in range(0, X1.shape[0], 1000):
+            z = X1[start:start + 1000] @ theta.T
+            p.append(expit(z) @ w)                     # P(y = 1), and P(y = 0) separately,
+            q.append(expit(-z) @ w)                    # so that neither loses digits near 1
+        with np.errstate(divide="ignore"):
+            return np.log(np.concatenate(p)) - np.log(np.concatenate(q))
 
     def predict_proba(self, X):
         """Exact posterior predictive probabilities (self-normalized importance sampling), columns 0 and 1."""
