@@ -478,3 +478,13 @@ def test_tau_averaged_predictive_weights_by_the_evidence():
     assert np.allclose(w1, 1.0)
     with pytest.raises(ValueError, match="taus must all be > 0"):
         tau_averaged_predictive(X, y, X[:2], [0.0, 1.0])
+
+
+def test_prediction_errors_name_x():
+    X, y = make_classification(n_samples=30, n_features=3, n_redundant=0, random_state=0)
+    for model in [MAPLogisticRegression().fit(X, y), LaplaceLogisticRegression().fit(X, y)]:
+        for method in [model.decision_function, model.predict_proba, model.predict]:
+            with pytest.raises(ValueError, match="^X is not valid"):
+                method(X[:, 0])
+    with pytest.raises(ValueError, match="^X is not valid"):
+        BayesianLinearRegression().fit(X, y).predict(X[:, 0])

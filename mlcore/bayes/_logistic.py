@@ -28,7 +28,7 @@ from .._validation import as_random_state as check_random_state  # every seed ml
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_array, check_int, check_option, check_real
-from ..linear._estimator import _validate_binary
+from ..linear._estimator import _named, _validate_binary
 
 
 def _design(X, fit_intercept):
@@ -275,7 +275,7 @@ class MAPLogisticRegression(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """The log-odds :math:`b + w^\\top x` of the positive class at the MAP."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = _named("X", lambda: validate_data(self, X, dtype=np.float64, reset=False))
         return X @ self.coef_[0] + self.intercept_[0]
 
     def predict_proba(self, X):
@@ -394,7 +394,8 @@ class LaplaceLogisticRegression(MAPLogisticRegression):
     def logit_mean_var(self, X):
         """Posterior mean and variance of the log-odds :math:`\\theta^\\top\\tilde x` for each row."""
         check_is_fitted(self)
-        X1 = _design(validate_data(self, X, dtype=np.float64, reset=False), self.fit_intercept)
+        X = _named("X", lambda: validate_data(self, X, dtype=np.float64, reset=False))
+        X1 = _design(X, self.fit_intercept)
         with np.errstate(over="ignore", invalid="ignore"):
             mean = X1 @ self.theta_
             variance = np.einsum("ij,jk,ik->i", X1, self.posterior_cov_, X1)
@@ -411,7 +412,8 @@ class LaplaceLogisticRegression(MAPLogisticRegression):
         for the probit predictive, a log-mean-exp over the draws for "mc".
         """
         check_is_fitted(self)
-        X1 = _design(validate_data(self, X, dtype=np.float64, reset=False), self.fit_intercept)
+        X = _named("X", lambda: validate_data(self, X, dtype=np.float64, reset=False))
+        X1 = _design(X, self.fit_intercept)
         if self.predictive == "probit":
             # Rows scaled by r = max(1, max|x|): mu / sqrt(1 + pi s^2 / 8) equals
             # mu' / sqrt(1 / r^2 + pi s'^2 / 8) with mu', s' those of x / r, which
