@@ -1,7 +1,8 @@
 """Chapter 8, full size: the exact posterior of Bayesian logistic regression as the referee
 of the Laplace approximation.
 
-Run from the repository root:  python scripts/ch08_exact_posterior.py   (about 5-10 min, 1 core)
+Run from the repository root:  python scripts/ch08_exact_posterior.py [A|B]   (part A about 10 min of
+one core, part B about 5; both: no argument)
 
 Part A (cells "Is the Laplace predictive better?"): on the chapter's 80 training points
 (27 polynomial features) and 5,000 test points, the test log loss of the MAP plug-in, the
