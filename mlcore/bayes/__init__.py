@@ -14,18 +14,28 @@ away from the data, and a score for the prior itself, the evidence.
 - :class:`BayesianLinearRegression`: the exact posterior, predictive and
   evidence of linear regression, with evidence maximization (checked against
   ``BayesianRidge``);
+- :func:`importance_posterior`: the exact posterior of logistic regression by
+  importance sampling (evidence and predictive), the Laplace approximation's
+  referee; :func:`tau_averaged_predictive`: the prior's width integrated out;
+- :func:`log_loss_from_logit`: the log loss computed from log-odds, exactly;
 - :class:`PriorWidthFigure`: the chapter's interactive figure.
 """
 
+from ._exact import ImportancePosterior, importance_posterior, tau_averaged_predictive
 from ._figure import PriorWidthFigure, polynomial_moons
 from ._linear import BayesianLinearRegression
-from ._logistic import LaplaceLogisticRegression, MAPLogisticRegression, probit_predictive
+from ._logistic import (LaplaceLogisticRegression, MAPLogisticRegression, log_loss_from_logit,
+                        probit_predictive)
 
 __all__ = [
     "MAPLogisticRegression",
     "LaplaceLogisticRegression",
     "BayesianLinearRegression",
     "probit_predictive",
+    "log_loss_from_logit",
+    "importance_posterior",
+    "ImportancePosterior",
+    "tau_averaged_predictive",
     "polynomial_moons",
     "PriorWidthFigure",
 ]

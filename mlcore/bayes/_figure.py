@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.colors import LogNorm
+from scipy.special import expit
 from sklearn.datasets import make_moons
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
@@ -33,7 +34,8 @@ def polynomial_moons(n_samples=80, *, degree=6, noise=0.3, random_state=0):
     degree : int, default=6
         Highest total degree of the monomials, >= 1 (27 features at 6).
     noise : float, default=0.3
-        Standard deviation of the Gaussian noise added to the moons, >= 0.
+        Standard deviation of the Gaussian noise added to the moons, >= 0 (and small
+        enough that the monomials do not overflow: ``|x|**degree <= 1e150``).
     random_state : int or None, default=0
 
     Returns
@@ -51,8 +53,15 @@ def polynomial_moons(n_samples=80, *, degree=6, noise=0.3, random_state=0):
     """
     n_samples = check_int(n_samples, "n_samples", low=4)
     degree = check_int(degree, "degree", low=1)
-    noise = check_real(noise, "noise", low=0)
+    noise = check_real(noise, "noise", low=0, high=1e100,
+                       why="it is the standard deviation of the noise added to the moons "
+                           "(the polynomial features of larger values overflow)")
     X, y = make_moons(n_samples=n_samples, noise=noise, random_state=as_random_state(random_state))
+    largest = float(np.abs(X).max())
+    if degree * np.log10(max(largest, 1.0)) > 150:   # the monomials' squares would overflow
+        raise ValueError(f"noise={noise!r} is too large for degree={degree}: the points reach "
+                         f"|x| = {largest:.3g}, and their monomials of degree {degree} overflow; "
+                         f"use noise <= {10 ** (150 / degree) / 10:.3g}.")
     features = make_pipeline(PolynomialFeatures(degree, include_bias=False), StandardScaler())
     return X, y, features.fit(X)
 
@@ -64,7 +73,10 @@ class PriorWidthFigure(InteractiveFigure):
     with its decision boundary; middle, the size of each of the polynomial
     weights (log scale); right, the posterior standard deviation of the
     log-odds, :math:`\\sqrt{\\tilde x^\\top H^{-1}\\tilde x}`, from the Laplace
-    approximation, with the boundary of the Laplace predictive. Control:
+    approximation (colour scale 0.1 to 1e5), with the 0.1 and 0.9 level sets
+    of the plug-in (black, dashed) and of the Laplace predictive (white). The
+    0.5 level sets of the two coincide (the probit keeps the sign of the
+    log-odds), so the figure draws the levels where they differ. Control:
     ``tau``. The compute is :class:`LaplaceLogisticRegression`.
 
     Parameters
@@ -109,7 +121,7 @@ class PriorWidthFigure(InteractiveFigure):
                                         vmin=0, vmax=1, alpha=0.4, aspect="auto")
         self.spread = self.ax_unc.imshow(np.ones((_GRID, _GRID)), origin="lower",
                                          extent=self.extent, cmap="viridis", aspect="auto",
-                                         norm=LogNorm(vmin=0.1, vmax=100))
+                                         norm=LogNorm(vmin=0.1, vmax=1e5))
         self.figure_colorbar = self.ax_unc.figure.colorbar(self.spread, ax=self.ax_unc,
                                                            label="sd of the log-odds")
         for ax in (self.ax_fit, self.ax_unc):
@@ -120,7 +132,7 @@ class PriorWidthFigure(InteractiveFigure):
             ax.set(xlim=self.extent[:2], ylim=self.extent[2:], xlabel="$x_1$", ylabel="$x_2$")
         n_weights = self.Z.shape[1]
         self.bars = self.ax_coef.bar(np.arange(1, n_weights + 1), np.ones(n_weights), color="C2")
-        self.ax_coef.set(yscale="log", ylim=(1e-3, 1e3), xlim=(0, n_weights + 1),
+        self.ax_coef.set(yscale="log", ylim=(1e-4, 1e4), xlim=(0, n_weights + 1),
                          xlabel="weight j (monomials by degree)", ylabel="$|w_j|$")
         # Captions as texts at fixed axes positions, not titles: a title's
         # position is recomputed only by a full draw, and repaints skip that.
@@ -132,25 +144,29 @@ class PriorWidthFigure(InteractiveFigure):
         tau = check_real(tau, "tau", low=0, low_open=True)
         model = LaplaceLogisticRegression(tau=tau).fit(self.Z, self.y)
         mean, variance = model.logit_mean_var(self.Z_grid)
-        plug_in = 1.0 / (1.0 + np.exp(-np.clip(mean, -50, 50)))
+        plug_in = expit(mean)
         self.shade.set_data(plug_in.reshape(_GRID, _GRID))
         self.spread.set_data(np.sqrt(variance).reshape(_GRID, _GRID))
         weights = np.abs(model.coef_[0])
-        for bar, height in zip(self.bars, np.maximum(weights, 1e-3)):
+        for bar, height in zip(self.bars, np.maximum(weights, 1e-4)):
             bar.set_height(height)
         for contour in self._contours:
             contour.remove()
         bayes = probit_predictive(mean, variance).reshape(_GRID, _GRID)
+        plug_grid = plug_in.reshape(_GRID, _GRID)
         self._contours = [
-            self.ax_fit.contour(self.g1, self.g2, plug_in.reshape(_GRID, _GRID), levels=[0.5],
-                                colors="k", linewidths=1.5),
-            self.ax_unc.contour(self.g1, self.g2, bayes, levels=[0.5], colors="w",
+            self.ax_fit.contour(self.g1, self.g2, plug_grid, levels=[0.5], colors="k",
+                                linewidths=1.5),
+            self.ax_unc.contour(self.g1, self.g2, plug_grid, levels=[0.1, 0.9], colors="k",
+                                linewidths=1.0, linestyles="--"),
+            self.ax_unc.contour(self.g1, self.g2, bayes, levels=[0.1, 0.9], colors="w",
                                 linewidths=1.5),
         ]
         accuracy = np.mean(model.predict(self.Z) == self.y)
         self.captions[0].set_text(f"τ = {tau:.3g}: MAP boundary, training accuracy {accuracy:.2f}")
         self.captions[1].set_text(f"weights: ‖w‖ = {np.linalg.norm(weights):.3g}")
-        self.captions[2].set_text("posterior sd of the log-odds, Laplace boundary (white)")
+        self.captions[2].set_text("sd of the log-odds; p = 0.1 and 0.9: plug-in (black), "
+                                  "Laplace (white)")
 
     def dynamic_artists(self):
         # update() changes the two images, the bars, the contours and the
