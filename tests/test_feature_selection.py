@@ -18,6 +18,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mlcore.datasets import load_sms_spam
 from mlcore.feature_selection import (FilterSizeFigure, ForwardSearchFigure, MIFilter, backward_search,
+                                      benjamini_hochberg, g_test_scores, jmi_select, mrmr_select,
+                                      stability_selection,
                                       gaussian_nb_subset_accuracy,
                                       correlation_scores, exhaustive_search, forward_search, mi_scores,
                                       mutual_information)
@@ -335,3 +337,99 @@ def test_best_prefers_the_smallest_tied_subset(direction):
     search = forward_search if direction == "forward" else backward_search
     result = search(Perfect(), X, y, cv=4)
     assert result.best_ == [0]
+
+
+# --- new functions against their references ------------------------------------------------------
+
+def test_g_test_equals_scipy_chi2_contingency_log_likelihood():
+    from scipy.stats import chi2_contingency
+    rng = np.random.default_rng(4)
+    X = (rng.random((300, 12)) < rng.uniform(0.05, 0.5, 12)).astype(int)
+    y = np.where(rng.random(300) < 0.5, X[:, 0], rng.integers(0, 3, 300))
+    G, p = g_test_scores(sp.csr_matrix(X), y)
+    for j in range(12):
+        table = np.array([[np.sum((X[:, j] == a) & (y == c)) for c in np.unique(y)] for a in (0, 1)])
+        stat, p_ref, dof, _ = chi2_contingency(table, correction=False, lambda_="log-likelihood")
+        assert G[j] == pytest.approx(stat, rel=1e-10, abs=1e-10) and p[j] == pytest.approx(p_ref, rel=1e-8)
+        assert dof == 2
+    assert np.allclose(G, 2 * 300 * mi_scores(X, y))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_benjamini_hochberg_equals_scipy(seed):
+    from scipy.stats import false_discovery_control
+    rng = np.random.default_rng(seed)
+    p = np.r_[rng.random(int(rng.integers(1, 60))), rng.random(int(rng.integers(0, 20))) * 1e-3]
+    q = float(rng.uniform(0.01, 0.3))
+    assert np.array_equal(benjamini_hochberg(p, q), false_discovery_control(p) <= q)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: benjamini_hochberg([0.1, 1.2]), ValueError, "p_values must lie in"),
+    (lambda: benjamini_hochberg([0.1, np.nan]), ValueError, "p_values must hold finite"),
+    (lambda: benjamini_hochberg([0.1], q=1.0), ValueError, "q must be"),
+    (lambda: mrmr_select(np.eye(4, dtype=int), [0, 1, 0, 1], 9), ValueError, "k must be"),
+    (lambda: jmi_select(np.eye(4) * 0.5, [0, 1, 0, 1], 1), ValueError, "binarize"),
+    (lambda: stability_selection(GaussianNB(), np.random.default_rng(0).normal(size=(20, 2)),
+                                 np.arange(20) % 2, n_subsamples=2), TypeError, "coef_"),
+])
+def test_new_functions_refuse_bad_input(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def _brute_force(criterion, X, y, k):
+    """The criterion looped over candidates with mutual_info_score (sklearn), as the papers write it."""
+    n = X.shape[1]
+    relevance = [mutual_info_score(X[:, j], y) for j in range(n)]
+    selected = [int(np.argmax(relevance))]
+    while len(selected) < k:
+        best, best_score = None, -np.inf
+        for j in range(n):
+            if j in selected:
+                continue
+            if criterion == "mrmr":
+                score = relevance[j] - np.mean([mutual_info_score(X[:, j], X[:, s]) for s in selected])
+            else:
+                score = sum(mutual_info_score(2 * X[:, j] + X[:, s], y) for s in selected)
+            if score > best_score + 1e-12:
+                best, best_score = j, score
+        selected.append(best)
+    return selected
+
+
+@pytest.mark.parametrize("criterion", ["mrmr", "jmi"])
+@pytest.mark.parametrize("seed", range(4))
+def test_mrmr_and_jmi_equal_a_brute_force(criterion, seed):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 2, (250, 4))
+    y = (base[:, 0] ^ base[:, 1]) | (rng.random(250) < 0.1 * seed)
+    noisy = np.where(rng.random((250, 4)) < 0.2, 1 - base, base)
+    X = np.c_[base, noisy, rng.integers(0, 2, (250, 4))]
+    select = mrmr_select if criterion == "mrmr" else jmi_select
+    assert select(sp.csr_matrix(X), y, 6) == _brute_force(criterion, X, y, 6)
+
+
+def test_jmi_finds_the_xor_pair_that_a_univariate_filter_misses():
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 2, (2, 400))
+    y = a ^ b
+    copy = np.where(rng.random(400) < 0.35, 1 - y, y)
+    X = np.c_[a, b, copy, rng.integers(0, 2, (400, 8))]
+    assert set(jmi_select(X, y, 3)) >= {0, 1}
+    assert set(np.argsort(-mi_scores(X, y))[:2]) != {0, 1}
+
+
+def test_stability_selection_frequencies_and_bound():
+    from sklearn.linear_model import LogisticRegression
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 20))
+    y = (X[:, :3].sum(axis=1) + rng.normal(size=200) > 0).astype(int)
+    model = LogisticRegression(penalty="l1", solver="liblinear", C=0.3)
+    freq, q = stability_selection(model, X, y, n_subsamples=30, random_state=1)
+    again, _ = stability_selection(model, X, y, n_subsamples=30, random_state=1)
+    assert np.array_equal(freq, again) and freq.shape == (20,)
+    assert freq[:3].min() > 0.9 and 0 < q < 20
+    rows = np.random.default_rng(1).choice(200, 100, replace=False)      # the first half-sample
+    first = LogisticRegression(penalty="l1", solver="liblinear", C=0.3).fit(X[rows], y[rows])
+    assert np.all(freq[first.coef_[0] != 0] > 0)
