@@ -149,8 +149,22 @@ def test_bad_input_is_a_clear_error(call, message):
 
 def test_figures_render():
     X, y = load_iris(return_X_y=True)
-    assert ForwardSearchFigure(forward_search(GaussianNB(), X, y)).render(step=3)[:4] == b"\x89PNG"
+    result = forward_search(GaussianNB(), X, y)
+    figure = ForwardSearchFigure(result, test_scores=result.path["score"] - 0.01, n_features=4)
+    for tol in (-0.02, 0.0, 0.02):
+        assert figure.render(tol=tol)[:4] == b"\x89PNG"
     assert FilterSizeFigure().render(k=10)[:4] == b"\x89PNG"
+
+
+def test_tol_stop_equals_forward_search_with_tol():
+    """The figure's stopping rule is forward_search's: same steps, same output."""
+    from mlcore.feature_selection._figure import tol_stop
+    X, y = load_wine(return_X_y=True)
+    full = forward_search(GaussianNB(), X[:, :8], y, cv=4)
+    for tol in (0.0, 0.005, 0.02):
+        stopped = forward_search(GaussianNB(), X[:, :8], y, cv=4, tol=tol)
+        accepted, best = tol_stop(full.path["score"], tol)
+        assert accepted == len(stopped.selected_) and stopped.best_ == full.path["selected"].iloc[best - 1]
 
 
 class _CountingNB(GaussianNB):
