@@ -439,11 +439,63 @@ def test_stability_selection_frequencies_and_bound():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(200, 20))
     y = (X[:, :3].sum(axis=1) + rng.normal(size=200) > 0).astype(int)
-    model = LogisticRegression(penalty="l1", solver="liblinear", C=0.3)
+    model = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.3)
     freq, q = stability_selection(model, X, y, n_subsamples=30, random_state=1)
     again, _ = stability_selection(model, X, y, n_subsamples=30, random_state=1)
     assert np.array_equal(freq, again) and freq.shape == (20,)
     assert freq[:3].min() > 0.9 and 0 < q < 20
     rows = np.random.default_rng(1).choice(200, 100, replace=False)      # the first half-sample
-    first = LogisticRegression(penalty="l1", solver="liblinear", C=0.3).fit(X[rows], y[rows])
+    first = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.3).fit(X[rows], y[rows])
     assert np.all(freq[first.coef_[0] != 0] > 0)
+
+
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_paths_equal_sequential_feature_selector_at_every_size_on_wine(direction):
+    """Review finding 19: every size from 1 to n - 1 (equal sets at every size = the same order)."""
+    X, y = load_wine(return_X_y=True)
+    search = forward_search if direction == "forward" else backward_search
+    path = search(GaussianNB(), X, y, cv=4).path
+    for size in range(1, X.shape[1]):
+        ours = sorted(path.loc[path["selected"].map(len) == size, "selected"].iloc[0])
+        sfs = SequentialFeatureSelector(GaussianNB(), n_features_to_select=size, direction=direction,
+                                        cv=4).fit(X, y)
+        assert ours == np.flatnonzero(sfs.get_support()).tolist(), size
+
+
+def _chapter_cell(tag_or_text):
+    import json
+    from pathlib import Path
+    notebook = json.loads((Path(__file__).parents[1] / "chapters" / "07_feature_selection.ipynb").read_text())
+    for cell in notebook["cells"]:
+        source = "".join(cell["source"])
+        if tag_or_text in source:
+            return source
+    raise LookupError(tag_or_text)
+
+
+def test_ex07_step_hidden_test_fails_a_wrong_tie_break():
+    """Review finding 25: the hidden test must catch a solution that keeps the *last* tied feature."""
+    from sklearn.model_selection import StratifiedKFold
+    X, y = make_classification(n_samples=5100, n_features=10, n_informative=4, n_redundant=2,
+                               flip_y=0.05, class_sep=0.8, random_state=2026)
+    folds = StratifiedKFold(5, shuffle=True, random_state=2026)
+    namespace = {"np": np, "GaussianNB": GaussianNB, "cross_val_score": cross_val_score,
+                 "X_train": X[:100], "y_train": y[:100], "folds": folds,
+                 "forward": forward_search(GaussianNB(), X[:100], y[:100], cv=folds, max_features=2)}
+    hidden = _chapter_cell("X_dup = np.c_[")
+
+    def solution(ties_to_last):
+        def forward_step(estimator, X, y, selected, cv):
+            best = (None, -np.inf)
+            for feature in range(X.shape[1]):
+                if feature in selected:
+                    continue
+                score = cross_val_score(estimator, X[:, list(selected) + [feature]], y, cv=cv).mean()
+                if score > best[1] or (ties_to_last and score == best[1]):
+                    best = (feature, float(score))
+            return best
+        return forward_step
+
+    exec(hidden, dict(namespace, forward_step=solution(False)))          # the right solution passes
+    with pytest.raises(AssertionError, match="smallest feature index"):
+        exec(hidden, dict(namespace, forward_step=solution(True)))       # ">=" fails
