@@ -4,8 +4,9 @@ Wrappers score subsets with the learner itself, by cross-validation:
 :func:`forward_search`, :func:`backward_search` (each :math:`O(n^2)` fits)
 and :func:`exhaustive_search` (:math:`2^n` subsets, small :math:`n`).
 Filters score each feature alone: :func:`mutual_information` (two discrete
-variables, from counts), :func:`mi_scores` (every column of a 0/1 or count
-matrix at once) and :func:`correlation_scores`; :class:`MIFilter` keeps the
+variables, from counts), :func:`mi_scores` (every column of a 0/1
+matrix at once; ``binarize=`` reduces counts explicitly) and
+:func:`correlation_scores`; :class:`MIFilter` keeps the
 top ``k`` inside a scikit-learn ``Pipeline``; :func:`g_test_scores` and
 :func:`benjamini_hochberg` turn the MI into p-values and a false-discovery-rate
 filter; :func:`mrmr_select` and :func:`jmi_select` are multivariate filters;

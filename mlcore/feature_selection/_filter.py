@@ -199,6 +199,10 @@ def correlation_scores(X, y):
     y = check_array(y, "y", ndim=1, length=len(X), why="it holds one target per row of X")
     if X.shape[1] == 0:
         raise ValueError(f"X must have at least one feature (column), got shape {X.shape}.")
+    for name, values in (("X", X), ("y", y)):
+        if np.abs(values).max(initial=0.0) > 1e150:   # as elsewhere in mlcore: standardize first
+            raise ValueError(f"{name} must lie within [-1e150, 1e150], got largest |value| "
+                             f"{np.abs(values).max():g}; standardize it.")
     if type_of_target(y) == "multiclass":
         warnings.warn(f"y has {np.unique(y).size} integer values: if they are class labels, the "
                       "correlation depends on how the classes are numbered; use "

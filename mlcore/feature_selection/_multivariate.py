@@ -147,7 +147,7 @@ def stability_selection(estimator, X, y, *, n_subsamples=100, random_state=None)
     Parameters
     ----------
     estimator : scikit-learn estimator with ``coef_`` after fitting
-        For instance ``LogisticRegression(penalty="l1", solver="liblinear", C=0.1)``.
+        For instance ``LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.1)``.
     X : array_like of shape (m, n)
     y : array_like of shape (m,)
     n_subsamples : int, default=100
@@ -164,7 +164,7 @@ def stability_selection(estimator, X, y, *, n_subsamples=100, random_state=None)
     >>> from sklearn.linear_model import LogisticRegression
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 5)); y = (X[:, 0] > 0).astype(int)
-    >>> freq, q = stability_selection(LogisticRegression(penalty="l1", solver="liblinear", C=0.05),
+    >>> freq, q = stability_selection(LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.05),
     ...                               X, y, n_subsamples=20, random_state=0)
     >>> freq.round(2).tolist()[0], bool(freq[1:].max() < 0.5)
     (1.0, True)
