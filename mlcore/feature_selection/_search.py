@@ -12,12 +12,13 @@ from functools import partial
 import numpy as np
 import pandas as pd
 from sklearn.base import clone, is_classifier
+from sklearn.metrics import check_scoring
 from sklearn.model_selection import cross_val_score
 from sklearn.naive_bayes import GaussianNB
 
 from .._parallel import parallel_map
 from .._validation import (check_array, check_cv, check_estimator_object, check_int,
-                           check_labels, check_n_jobs)
+                           check_labels, check_n_jobs, check_real)
 
 
 @dataclass
@@ -46,13 +47,29 @@ class SearchResult:
 
 
 def _cv_score(estimator, X, y, cv, scoring, features):
+    # error_score="raise": a learner that fails says why, not "All the 5 fits failed".
     return float(cross_val_score(clone(estimator), X[:, list(features)], y, cv=cv,
-                                 scoring=scoring).mean())
+                                 scoring=scoring, error_score="raise").mean())
 
 
-def _check_search(estimator, X, y, cv, n_jobs):
+def _check_scoring(estimator, scoring):
+    if scoring is None:
+        return
+    if not (isinstance(scoring, str) or callable(scoring)):
+        raise TypeError(f"scoring must be None, a scorer name such as 'accuracy' or a callable "
+                        f"scorer(estimator, X, y), got scoring={scoring!r:.80}.")
+    if isinstance(scoring, str):
+        try:
+            check_scoring(estimator, scoring=scoring)
+        except (ValueError, KeyError) as error:
+            raise ValueError(f"scoring must be one of sklearn.metrics.get_scorer_names(), got "
+                             f"scoring={scoring!r}.") from error
+
+
+def _check_search(estimator, X, y, cv, n_jobs, scoring=None):
     """The searches' shared checks; returns (X, y, splitter, n_jobs)."""
     check_estimator_object(estimator, "estimator")
+    _check_scoring(estimator, scoring)
     X = check_array(X, "X", ndim=2, min_length=2)
     if X.shape[1] == 0:
         raise ValueError(f"X must have at least one feature (column), got shape {X.shape}.")
@@ -62,7 +79,12 @@ def _check_search(estimator, X, y, cv, n_jobs):
 
 
 def _search(direction, estimator, X, y, cv, scoring, max_features, tol, n_jobs):
-    X, y, splitter, n_jobs = _check_search(estimator, X, y, cv, n_jobs)
+    X, y, splitter, n_jobs = _check_search(estimator, X, y, cv, n_jobs, scoring)
+    if tol is not None:
+        tol = check_real(tol, "tol", low=0.0 if direction == "forward" else None,
+                         why="forward search stops when the best addition gains less than tol"
+                         if direction == "forward" else "the smallest change in score that "
+                         "justifies a removal")
     n = X.shape[1]
     folds = splitter.get_n_splits(X, y)
     limit = n if max_features is None else check_int(max_features, "max_features", low=1, high=n)
@@ -95,7 +117,9 @@ def _search(direction, estimator, X, y, cv, scoring, max_features, tol, n_jobs):
         rows.append({"step": step, "feature": candidates[best], "selected": list(selected),
                      "score": scores[best], "n_fits": n_fits})
     path = pd.DataFrame(rows)
-    best_row = path.loc[path["score"].idxmax()]
+    # Ties: the smallest subset with the best score, in both directions.
+    tied = path[path["score"] == path["score"].max()]
+    best_row = tied.loc[tied["selected"].map(len).idxmin()]
     return SearchResult(path, list(selected), list(best_row["selected"]), n_fits)
 
 
@@ -122,13 +146,18 @@ def forward_search(estimator, X, y, *, cv=5, scoring=None, max_features=None, to
     max_features : int, optional
         Stop after this many features (default: all).
     tol : float, optional
-        Stop when the best addition improves the score by less than ``tol``.
+        Stop when the best addition improves the score by less than ``tol``
+        (scikit-learn's ``SequentialFeatureSelector`` rule, not CS229's; it
+        must be >= 0 going forward, and may be negative going backward,
+        where it allows removals that lower the score by up to ``-tol``).
     n_jobs : int, optional
         Candidates of a step are scored in parallel with joblib.
 
     Returns
     -------
     SearchResult
+        ``best_`` is the subset with the best score on the path; on ties, the
+        smallest such subset (in both directions).
 
     Examples
     --------
@@ -168,8 +197,11 @@ def gaussian_nb_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets):
     features gives every per-feature term; a subset's scores are then one
     matrix product with its 0/1 indicator row, for all subsets at once.
     Equal to ``GaussianNB().fit(X_fit[:, F], y_fit).score(X_eval[:, F], y_eval)``
-    for every subset ``F`` (up to the tiny variance smoothing, ``1e-9`` times
-    the largest variance, which scikit-learn takes over the subset's columns).
+    for every subset ``F``, including its variance smoothing: every variance
+    is increased by ``1e-9`` times the largest variance *of the subset's own
+    columns*, so the subsets are grouped by their column of largest variance
+    (at most ``n`` groups, one matrix product each). The result does not
+    change when a column is rescaled.
 
     Returns
     -------
@@ -202,18 +234,29 @@ def gaussian_nb_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets):
                       why="each entry is a column index of X_fit")
     classes, index = np.unique(y_fit, return_inverse=True)
     means = np.array([X_fit[index == c].mean(axis=0) for c in range(classes.size)])
-    variances = np.array([X_fit[index == c].var(axis=0) for c in range(classes.size)])
-    variances += 1e-9 * X_fit.var(axis=0).max()
+    class_variances = np.array([X_fit[index == c].var(axis=0) for c in range(classes.size)])
+    total_variance = X_fit.var(axis=0)
     log_prior = np.log(np.bincount(index) / len(index))
-    # (samples, classes, features): log N(x_j | mean_cj, var_cj)
-    terms = -0.5 * (np.log(2 * np.pi * variances)[None] + (X_eval[:, None, :] - means[None]) ** 2
-                    / variances[None])
-    indicator = np.zeros((len(subsets), X_fit.shape[1]))
-    for row, subset in enumerate(subsets):
-        indicator[row, list(subset)] = 1.0
-    scores = terms @ indicator.T + log_prior[None, :, None]             # (samples, classes, subsets)
-    predicted = classes[np.argmax(scores, axis=1)]                       # (samples, subsets)
-    return (predicted == y_eval[:, None]).mean(axis=0)
+    # GaussianNB's epsilon is 1e-9 x the largest variance over the subset's columns: group the
+    # subsets by that largest variance.
+    largest = np.array([total_variance[list(subset)].max() for subset in subsets])
+    accuracy = np.empty(len(subsets))
+    for value in np.unique(largest):
+        rows = np.flatnonzero(largest == value)
+        variances = class_variances + 1e-9 * value
+        # (samples, classes, features): log N(x_j | mean_cj, var_cj)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = -0.5 * (np.log(2 * np.pi * variances)[None]
+                            + (X_eval[:, None, :] - means[None]) ** 2 / variances[None])
+        indicator = np.zeros((rows.size, X_fit.shape[1]))
+        for row, subset in enumerate(subsets[i] for i in rows):
+            indicator[row, list(subset)] = 1.0
+        # A column outside the subset may have a zero variance at this epsilon: mask it out.
+        terms = np.where(np.isfinite(terms), terms, 0.0)
+        scores = terms @ indicator.T + log_prior[None, :, None]         # (samples, classes, subsets)
+        predicted = classes[np.argmax(scores, axis=1)]                   # (samples, subsets)
+        accuracy[rows] = (predicted == y_eval[:, None]).mean(axis=0)
+    return accuracy
 
 
 def exhaustive_search(estimator, X, y, *, cv=5, scoring=None, n_jobs=None):
@@ -239,7 +282,7 @@ def exhaustive_search(estimator, X, y, *, cv=5, scoring=None, n_jobs=None):
     >>> len(table), table.iloc[0]["features"]
     (15, (3,))
     """
-    X, y, splitter, n_jobs = _check_search(estimator, X, y, cv, n_jobs)
+    X, y, splitter, n_jobs = _check_search(estimator, X, y, cv, n_jobs, scoring)
     n = X.shape[1]
     if n > 12:
         raise ValueError(f"X must have 1 to 12 features for exhaustive_search (2^n subsets), "
