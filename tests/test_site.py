@@ -693,6 +693,7 @@ def test_page_works_offline(path, server, browser, weights):
         problems += _check_explorers(page)
         problems += _check_widget_figures(page)
         problems += _check_self_checks(page)
+        problems += _check_accessibility(page)
         problems += _check_dark_mode_images(page)
         log.settle(page)
         _screenshots(page, path)
@@ -705,6 +706,23 @@ def test_page_works_offline(path, server, browser, weights):
     finally:
         page.close()
     assert not problems, f"{path}:\n  " + "\n  ".join(problems)
+
+
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+# WCAG 2.0/2.1, levels A and AA: what the UX review measured.
+_AXE_RUN = """async () => {
+  const result = await axe.run(document, {runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]});
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ` +
+                v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join("; "));
+}"""
+
+
+def _check_accessibility(page) -> list[str]:
+    """axe-core's serious and critical WCAG 2.1 A/AA violations on the page as it now is."""
+    page.add_script_tag(path=str(AXE))
+    return [f"axe: {v}" for v in page.evaluate(_AXE_RUN)]
 
 
 def _glossary_terms() -> tuple[list[str], list[str]]:
