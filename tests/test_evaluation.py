@@ -151,8 +151,8 @@ def test_bad_input_is_a_clear_error(call, message):
         call()
 
 
-def test_a_million_scores_in_well_under_a_second_of_cpu():
-    """CPU time (not wall clock: the machine is shared), 0.4 s idle; scripts/bench_evaluation.py times it."""
+def test_a_million_scores_at_the_cost_of_scikit_learn():
+    """CPU time against scikit-learn's in the same run (0.4 s idle); scripts/bench_evaluation.py times it."""
     rng = np.random.default_rng(6)
     y = (rng.random(1_000_000) < 0.1).astype(int)
     score = np.round(rng.normal(size=1_000_000) + y, 3)
@@ -161,8 +161,15 @@ def test_a_million_scores_in_well_under_a_second_of_cpu():
     auc = auc_rank(y, score)
     roc_curve(y, score)
     used = time.process_time() - start
-    assert abs(auc - metrics.roc_auc_score(y, score)) < 1e-12
-    assert used < 3.0, f"auc_rank + roc_curve on 10^6 scores used {used:.2f} s of CPU (0.4 s idle)"
+    start = time.process_time()                            # the reference, timed in the same run
+    reference = metrics.roc_auc_score(y, score)
+    metrics.roc_curve(y, score)
+    sklearn_used = time.process_time() - start
+    assert abs(auc - reference) < 1e-12
+    # No absolute time (a busy machine slows both): a ratio against scikit-learn,
+    # whose sort-based computation is the same order of work (about 1-2x idle).
+    assert used < 10 * sklearn_used + 0.2, (
+        f"auc_rank + roc_curve used {used:.2f} s of CPU, scikit-learn {sklearn_used:.2f} s")
 
 
 def test_figure_moves_with_the_threshold():
