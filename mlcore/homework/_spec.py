@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from ._format import check_chapter, parse_questions
+from ._rules import answer_names, check_forbid
 
 __all__ = ["SPEC_NAME", "build_spec", "check_spec", "load_spec", "add_extra_tests"]
 
@@ -42,9 +43,14 @@ def build_spec(nb, chapter: str) -> dict:
     questions = []
     for q in parse_questions(nb):
         cells = nb["cells"]
+        answers = []
+        for i in q.solution_cells:
+            answers += [n for n in answer_names(_source(cells[i])) if n not in answers]
         questions.append({
             "name": q.name, "points": q.points, "manual": q.manual,
             "anchors": [cells[i].get("id") or f"cell-{i}" for i in q.solution_cells],
+            "test_anchors": [cells[i].get("id") or f"cell-{i}" for i, _ in q.test_cells],
+            "answers": answers, "forbid": list(q.forbid),
             "tests": [{"source": _source(cells[i]), "hidden": hidden, "origin": "chapter"}
                       for i, hidden in q.test_cells]})
     return {"format": 1, "chapter": chapter, "questions": questions}
@@ -77,6 +83,11 @@ def check_spec(spec, name: str = "spec") -> dict:
         if not ok:
             raise ValueError(f"{where} must have a 'name' string, positive 'points', a "
                              f"'manual' flag and a 'tests' list, got {str(q)[:120]}.")
+        for key in ("answers", "test_anchors"):
+            if not (isinstance(q.get(key, []), list)
+                    and all(isinstance(v, str) for v in q.get(key, []))):
+                raise ValueError(f"{where}['{key}'] must be a list of strings.")
+        check_forbid(q.get("forbid"), where)
         if q["name"] in seen:
             raise ValueError(f"{where}: question {q['name']!r} appears twice.")
         seen.add(q["name"])
