@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -14,6 +16,7 @@ sys.modules.setdefault("rfc3987_syntax", None)
 EPILOG = """examples:
   python -m mlcore.homework assign 01 --out homework_out
   python -m mlcore.homework grade homework_out/autograder/01_logistic_regression submissions/ --out grades.csv
+  python -m mlcore.homework grade ... --out grades.csv --update --only alice.ipynb   (regrade one)
   python -m mlcore.homework merge homework_out/autograder/01_logistic_regression grades.csv manual.csv
   python -m mlcore.homework check 01_logistic_regression.ipynb      (a student, before handing in)
 """
@@ -62,12 +65,23 @@ def cmd_grade(args) -> int:
     out = Path(args.out)
     feedback = Path(args.feedback) if args.feedback else out.parent / f"{out.stem}_feedback"
     check_output_paths(out, feedback)
+    from ._update import backup, check_overwrite, digest, hashes_path, select_changed, \
+        write_updated
+    if args.only and not args.update:
+        raise ValueError("--only names the files that --update regrades; add --update.")
+    check_overwrite(out, spec, update=args.update, force=args.force)
     # Read every file before running any: a submission cannot remove or change the others.
     files, refused, skipped = collect_submissions(folder)
     for name, reason in skipped:
         print(f"skipped {name!r}: {reason}", file=sys.stderr)
     if not files and not refused:
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
+    if args.update:
+        files = select_changed(files, out, args.only)
+        if args.only:
+            refused = [r for r in refused if r[0] in {Path(n).name for n in args.only}]
+        print(f"--update: grading {len(files) + len(refused)} new, changed or named "
+              "file(s); the other rows are kept", flush=True)
     hide = [folder, args.autograder, out, feedback] + (
         [args.extra_tests] if args.extra_tests else [])
     if args.manual_scores:
@@ -83,12 +97,24 @@ def cmd_grade(args) -> int:
     for item in graded:
         progress(item)
     from ._sandbox import adopt_orphans
-    with adopt_orphans():
-        graded += grade_submissions(spec, files, _limits(args), jobs=args.jobs,
-                                    hide=[Path(h).absolute() for h in hide], progress=progress)
+    reference = _reference(args, spec, [Path(h).absolute() for h in hide])
+    try:
+        with adopt_orphans():
+            graded += grade_submissions(spec, files, _limits(args), jobs=args.jobs,
+                                        hide=[Path(h).absolute() for h in hide],
+                                        progress=progress, reference=reference)
+    finally:
+        shutil.rmtree(reference, ignore_errors=True)
     graded.sort(key=lambda g: g.file)
     # Outputs are written only now, when every run has ended, without following links.
-    write_grades(out, spec, graded)
+    if args.update:
+        write_updated(out, spec, graded, files)
+    else:
+        backup(out)
+        write_grades(out, spec, graded)
+        from ._report import _write_nofollow
+        _write_nofollow(hashes_path(out), json.dumps(
+            {name: digest(data) for name, data in files}, indent=1, sort_keys=True) + "\n")
     write_feedback(feedback, spec, graded)
     if args.manual_scores:
         _merge(out, args.manual_scores, spec, None, merge_manual_scores)
@@ -96,6 +122,31 @@ def cmd_grade(args) -> int:
           f"wrote {out} and {feedback}/"
           + (f"; skipped {len(skipped)} entries (listed above)" if skipped else ""))
     return 0
+
+
+def _reference(args, spec, hide) -> Path:
+    """Run the teacher's notebook of the autograder folder: the checks' trusted namespace."""
+    import tempfile
+
+    from ._grade import make_reference
+    folder = Path(args.autograder)
+    folder = folder.parent if folder.suffix == ".json" else folder
+    notebook = folder / f"{spec['chapter']}.ipynb"
+    if not notebook.is_file():
+        raise FileNotFoundError(f"{notebook} (the reference solution that assign wrote next to "
+                                "autograder.json) is missing: the checks take the chapter's "
+                                "names and data from a run of it.")
+    reference = Path(tempfile.mkdtemp(prefix="mlcore-reference-"))
+    print(f"Running the reference solution {notebook} ...", flush=True)
+    graded = make_reference(spec, notebook.read_bytes(), _limits(args), reference, hide=hide)
+    coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
+    if graded.status != "ok" or abs(graded.total - coded) > 1e-9:
+        shutil.rmtree(reference, ignore_errors=True)
+        raise RuntimeError(f"the reference solution {notebook} does not get full marks "
+                           f"({graded.total:g} of {coded:g}, status {graded.status}): "
+                           + "; ".join(graded.notes + [f for fs in graded.failures.values()
+                                                       for f in fs])[:1000])
+    return reference
 
 
 def _merge(grades, manual, spec, out, merge):
@@ -161,6 +212,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--extra-tests", help="folder of private tests: <question>.py or "
                                          "<question>/*.py, run as hidden tests")
     p.add_argument("--manual-scores", help="CSV of pen-and-paper scores to merge (see merge)")
+    p.add_argument("--update", action="store_true",
+                   help="grade only new or changed files (or those named with --only) and keep "
+                        "every other row of --out and its manual scores")
+    p.add_argument("--only", action="append", default=[], metavar="FILE",
+                   help="with --update: regrade this submission (repeatable)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an --out that holds merged manual scores (a .bak is kept)")
     _add_limits(p, 180)
     p.set_defaults(run=cmd_grade)
 

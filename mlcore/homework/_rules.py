@@ -140,10 +140,10 @@ def forbidden_uses(all_sources, solution_sources, forbid) -> list:
                 continue
             written, qualified = None, []
             if isinstance(node, ast.Import):
-                qualified = [(a.name, f"import {a.name}") for a in node.names]
+                qualified = [(a.name, "an import") for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:
-                qualified = [(f"{node.module}.{a.name}", f"from {node.module} import {a.name}")
-                             for a in node.names] + [(node.module, f"from {node.module} ...")]
+                qualified = [(f"{node.module}.{a.name}", "an import") for a in node.names] \
+                    + [(node.module, "an import")]
             elif isinstance(node, (ast.Attribute, ast.Name)):
                 base, parts = _dotted(node)
                 if base is None:
@@ -156,7 +156,8 @@ def forbidden_uses(all_sources, solution_sources, forbid) -> list:
             for name, text in qualified:
                 for rule in forbid:
                     if _hits(name, rule):
-                        entry = f"`{rule}` (written `{text}`)"
+                        entry = (f"`{rule}` ({text})" if text == "an import" else
+                                 f"`{rule}` (written `{text}`)")
                         if entry not in found:
                             found.append(entry)
     return found

@@ -161,7 +161,7 @@ def _bind_args(paths, flag="--ro-bind") -> list:
 def _bwrap_base() -> list:
     return [shutil.which("bwrap"), "--unshare-all", "--unshare-user", "--uid", "65534",
             "--gid", "65534", "--disable-userns", "--cap-drop", "ALL", "--die-with-parent",
-            "--new-session", *_system_binds(), "--dev", "/dev", "--proc", "/proc",
+            "--new-session", "--as-pid-1", *_system_binds(), "--dev", "/dev", "--proc", "/proc",
             "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp"]
 
 
