@@ -826,3 +826,19 @@ def test_grade_update_keeps_the_class_and_its_manual_scores(fixture_assigned, tm
     assert rows["bob.ipynb"]["ex99-gradient"] == "0.5"
     assert (tmp_path / "grades.csv.bak").read_text() == merged
     assert cli(["grade", str(item.autograder), str(folder), *common, "--force"]) == 0
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_every_do_not_use_rule_is_a_forbid_rule_that_the_solution_obeys(chapter):
+    import re
+
+    from mlcore.homework._rules import forbidden_uses
+    nb = _nb(chapter)
+    code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    for q in parse_questions(nb):
+        statement = "".join(nb["cells"][q.exercise_cell]["source"]).split("{solution")[0]
+        if not q.manual and re.search(r"[Dd]o not (call|use)|without\**\s+calling|no `mlcore",
+                                      statement):
+            assert q.forbid, f"{q.name} says 'do not use' but has no forbid rule"
+        solutions = ["".join(nb["cells"][i]["source"]) for i in q.solution_cells]
+        assert forbidden_uses(code, solutions, q.forbid) == [], q.name
