@@ -130,7 +130,8 @@ def _plan(nb, spec: dict):
                 public.setdefault(test["source"].strip(), number)
         for anchor in q.get("test_anchors", []):
             anchors.setdefault(anchor, number)
-    sources, first_test, solution_at, where = [], {}, {}, []
+    sources, first_test, solution_at, where, ids = [], {}, {}, [], []
+    known, solution_cells = set(spec.get("cells") or []), set()
     for i, cell in enumerate(nb["cells"]):
         if cell.get("cell_type") != "code":
             continue
@@ -150,8 +151,10 @@ def _plan(nb, spec: dict):
                     cell.get("id") in q["anchors"]:
                 solution_at.setdefault(number, len(sources))
                 solution_at[number, "last"] = len(sources)
+                solution_cells.add(len(sources))
         sources.append(text)
         where.append(i)
+        ids.append(cell.get("id"))
     points, spans, notes, previous = [], [], [], 0
     for number, q in enumerate(coded):
         if number in first_test:
@@ -163,10 +166,24 @@ def _plan(nb, spec: dict):
                          "or their metadata removed); its tests ran after your last cell.")
             at = len(sources) - 1
         start = solution_at.get(number, previous)
-        spans.append(list(range(min(start, at + 1), at + 1)))
+        # the solution cells and the student's own cells up to the tests (not the chapter's)
+        spans.append([k for k in range(min(start, at + 1), at + 1)
+                      if k in solution_cells or ids[k] not in known])
         previous = at + 1
         points.append(at)
     return sources, where, points, spans, coded, notes
+
+
+def _names_used(sources) -> set:
+    """Every name the checks' code mentions: what the reference must provide."""
+    names = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return names
 
 
 def _first_line(text: str) -> str:
@@ -362,7 +379,8 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
     try:
         snapshots = [[at, n, str(state / f"{n}.pkl"), answers[n]] for n, at in enumerate(points)]
         if own:
-            snapshots += [[at, n, str(state / f"ref{n}.pkl"), None]
+            used = sorted(_names_used([t["source"] for q in coded for t in q["tests"]]))
+            snapshots += [[at, n, str(state / f"ref{n}.pkl"), used]
                           for n, at in enumerate(points)]
         job = {"cells": sources, "snapshots": snapshots, "workdir": str(workdir),
                "limits": _limits_job(limits)}

@@ -53,7 +53,8 @@ def build_spec(nb, chapter: str) -> dict:
             "answers": answers, "forbid": list(q.forbid),
             "tests": [{"source": _source(cells[i]), "hidden": hidden, "origin": "chapter"}
                       for i, hidden in q.test_cells]})
-    return {"format": 1, "chapter": chapter, "questions": questions}
+    cells = [c.get("id") for c in nb["cells"] if c.get("cell_type") == "code" and c.get("id")]
+    return {"format": 1, "chapter": chapter, "questions": questions, "cells": cells}
 
 
 def check_spec(spec, name: str = "spec") -> dict:
