@@ -182,6 +182,13 @@ def cmd_check(args) -> int:
     with tempfile.TemporaryDirectory() as folder:
         write_feedback(folder, spec, [graded])
         print(next(Path(folder).glob("*.md")).read_text(encoding="utf-8"))
+    for q in spec["questions"]:
+        if not q["manual"]:
+            passed = len(q["tests"]) - len([f for f in graded.failures[q["name"]]
+                                            if f.startswith("public check")])
+            print(f"{q['name']}: public checks passed: {passed} of {len(q['tests'])}, worth "
+                  f"{graded.scores[q['name']]:g} of {q['points']:g} points here; when your "
+                  "teacher grades, hidden checks decide part of the points.")
     coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
     return 0 if graded.status == "ok" and abs(graded.total - coded) < 1e-9 else 1
 

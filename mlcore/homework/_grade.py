@@ -306,6 +306,8 @@ def _run_checks(coded, ready, limits, workdir, hide, state, reference, answers):
             kind = "hidden" if coded[q]["tests"][n]["hidden"] else "public"
             what = f"The checks ({kind} check {n + 1} of {coded[q]['name']} was running)"
         problems.append(("timeout", _timeout_note(result.timed_out, limits, what)))
+        for key in running[-1:]:
+            verdicts[key] = {"running": True}
     for q, n in crashed:
         problems.append(("error", f"Your code ended its process (it exited, crashed or hit a "
                                   f"resource limit) while check {n + 1} of {coded[q]['name']} "
@@ -429,12 +431,14 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
                                            "scores zero")
             for k, test in enumerate(tests):
                 event = verdicts.get((number, k))
-                if event and event["ok"]:
+                if event and event.get("ok") is True:
                     if not hits:
                         scores[q["name"]] += q["points"] / len(tests)
                     continue
                 if number not in ready:
                     why = "not run (the notebook stopped before this question)"
+                elif event and event.get("running"):
+                    why = "did not finish: it was running when the checks were stopped"
                 elif event:
                     why = safe_failure(test["source"], event.get("ename"), event.get("evalue"),
                                        test["hidden"])
