@@ -443,8 +443,22 @@ def test_reference_rows_are_not_disturbed_by_the_attacks(attacks):
 
 def test_grades_csv_has_the_documented_columns(attacks):
     header = list(next(iter(attacks["rows"].values())).keys())
-    assert header == ["file", "ex99-sigmoid", "ex99-mse", "ex99-gradient", "total", "status"]
+    assert header == ["file", "ex99-sigmoid", "ex99-mse", "ex99-gradient", "total", "status",
+                      "flags", "cpu_seconds", "peak_mb"]
     assert len(attacks["feedback"]) == len(attacks["rows"])
+
+
+def test_flags_point_the_teacher_at_what_to_read(attacks):
+    rows = attacks["rows"]
+    assert "published solution: ex99-sigmoid" in rows["a_solution.ipynb"]["flags"]
+    assert "rebinds np" in rows["rebind_np.ipynb"]["flags"]
+    assert "__reduce__" in rows["unpickle_forge.ipynb"]["flags"]
+    assert "same as" in rows["a_solution.ipynb"]["flags"]     # bom.ipynb is the same notebook
+    assert rows["untouched.ipynb"]["flags"] == ""
+    assert float(rows["a_solution.ipynb"]["cpu_seconds"]) > 0
+    assert float(rows["a_solution.ipynb"]["peak_mb"]) > 0
+    summary = (attacks["out"] / "grades_summary.md").read_text()
+    assert "| ex99-sigmoid | 2 |" in summary and "Most frequent failed checks" in summary
 
 
 def test_feedback_says_which_checks_failed_and_why(attacks):
@@ -718,13 +732,13 @@ def test_verdicts_need_the_nonce_of_their_check_and_a_second_verdict_is_tamperin
     def honest(job):
         return [{"event": "check", "q": q["number"], "n": n, "ok": n == 0, "nonce": nonce}
                 for q in job["questions"] for n, nonce in enumerate(q["nonces"])]
-    verdicts, _, tampered = _run_checks_with(monkeypatch, tmp_path, honest)
+    verdicts, _, tampered, _ = _run_checks_with(monkeypatch, tmp_path, honest)
     assert tampered == [] and sum(v["ok"] for v in verdicts.values()) == 2
     forged_first = lambda job: [{"event": "check", "q": 0, "n": 1, "ok": True}] + honest(job)
     second = lambda job: honest(job) + [dict(honest(job)[1], ok=True)]
     wrong_nonce = lambda job: [dict(e, nonce="0" * 32) for e in honest(job)]
     for forge in (forged_first, second, wrong_nonce):
-        verdicts, _, tampered = _run_checks_with(monkeypatch, tmp_path, forge)
+        verdicts, _, tampered, _ = _run_checks_with(monkeypatch, tmp_path, forge)
         assert tampered, forge
     from mlcore.homework import Submission, write_feedback, write_grades
     spec = build_spec(_nb(), "99_tiny_chapter")
@@ -772,7 +786,8 @@ def test_merge_never_moves_the_autograded_total_and_outputs_are_files(tmp_path):
     graded = (tmp_path / "g.csv").read_text()
     (tmp_path / "m.csv").write_text("file,m\ns.ipynb,0\n")
     merged = merge_manual_scores(tmp_path / "g.csv", tmp_path / "m.csv", spec)
-    assert graded.splitlines()[1].split(",")[-2] == merged[0]["total"] == "1.3334"
+    header, row = (line.split(",") for line in graded.splitlines()[:2])
+    assert row[header.index("total")] == merged[0]["total"] == "1.3334"
     for bad in ("", tmp_path):
         with pytest.raises((ValueError, IsADirectoryError), match="folder"):
             write_grades(bad, spec, [])
@@ -808,7 +823,18 @@ def test_grade_update_keeps_the_class_and_its_manual_scores(fixture_assigned, tm
     shutil.copy(item.student, folder / "bob.ipynb")
     grades = tmp_path / "grades.csv"
     common = ["--out", str(grades), "--timeout", "60"]
+    # an interrupted run left bob graded in its journal: the next run resumes after it
+    from mlcore.homework._update import append_journal
+    from mlcore.homework import Submission
+    spec = load_spec(item.autograder)
+    append_journal(grades, spec, Submission("bob.ipynb", {"ex99-sigmoid": 0.0, "ex99-mse": 0.0,
+                                                          "ex99-gradient": None}, "error",
+                                            ["from the journal"]),
+                   (folder / "bob.ipynb").read_bytes())
     assert cli(["grade", str(item.autograder), str(folder), *common]) == 0
+    assert "resuming an interrupted run: 1 submission" in capsys.readouterr().out
+    assert "bob.ipynb,0,0,,0,error" in grades.read_text()
+    assert not (tmp_path / "grades.csv.progress.jsonl").exists()
     (tmp_path / "manual.csv").write_text("file,ex99-gradient\nalice.ipynb,1\nbob.ipynb,0.5\n")
     assert cli(["merge", str(item.autograder), str(grades), str(tmp_path / "manual.csv")]) == 0
     merged = grades.read_text()

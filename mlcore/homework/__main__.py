@@ -82,18 +82,28 @@ def cmd_grade(args) -> int:
             refused = [r for r in refused if r[0] in {Path(n).name for n in args.only}]
         print(f"--update: grading {len(files) + len(refused)} new, changed or named "
               "file(s); the other rows are kept", flush=True)
-    hide = [folder, args.autograder, out, feedback] + (
+    from ._update import append_journal, journal_path, read_journal
+    resumed = {} if args.update else read_journal(out, spec, files)
+    if resumed:
+        print(f"resuming an interrupted run: {len(resumed)} submission(s) already graded "
+              f"({journal_path(out).name})", flush=True)
+    data_of = dict(files)
+    files = [(name, data) for name, data in files if name not in resumed]
+    hide = [folder, args.autograder, out, feedback, journal_path(out)] + (
         [args.extra_tests] if args.extra_tests else [])
     if args.manual_scores:
         hide.append(args.manual_scores)
     start, done, count = time.perf_counter(), [], len(files) + len(refused)
 
     def progress(graded):
+        if graded.file in data_of and graded.file not in resumed:
+            append_journal(out, spec, graded, data_of[graded.file])
         done.append(graded)
         print(f"[{len(done)}/{count}] {graded.file}: {graded.status}, "
               f"{graded.total:g} points", flush=True)
 
     graded = [refused_submission(name, reason, spec) for name, reason in refused]
+    graded += list(resumed.values())
     for item in graded:
         progress(item)
     from ._sandbox import adopt_orphans
@@ -118,8 +128,14 @@ def cmd_grade(args) -> int:
     write_feedback(feedback, spec, graded)
     if args.manual_scores:
         _merge(out, args.manual_scores, spec, None, merge_manual_scores)
+    from ._summary import write_summary
+    summary = out.with_name(f"{out.stem}_summary.md")
+    check_output_paths(summary, summary.with_suffix(".png"))
+    for line in write_summary(summary, spec, graded):
+        print(line)
+    journal_path(out).unlink(missing_ok=True)
     print(f"Graded {len(graded)} submissions in {time.perf_counter() - start:.0f} s: "
-          f"wrote {out} and {feedback}/"
+          f"wrote {out}, {summary.name} and {feedback}/"
           + (f"; skipped {len(skipped)} entries (listed above)" if skipped else ""))
     return 0
 

@@ -17,11 +17,9 @@ shared equally by its test cells; a use of a name the exercise forbids
 from __future__ import annotations
 
 import ast
-import builtins
 import json
 import operator
 import os
-import re
 import secrets
 import shutil
 import stat
@@ -31,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._format import META_KEY, TEST_TAGS, check_notebook, tags_of
+from ._flags import flags_for, mark_identical
 from ._rules import forbidden_uses
+from ._text import ERROR_NAMES, md_text, safe_failure  # noqa: F401 -- re-exported
 from ._sandbox import Limits, bubblewrap_available, run_script
 from ._spec import (SPEC_NAME, _source, add_extra_tests, build_spec,  # noqa: F401 -- re-exported
                     check_spec, load_spec)
@@ -43,25 +43,6 @@ __all__ = ["Submission", "build_spec", "check_spec", "load_spec", "add_extra_tes
 
 STATUSES = ("ok", "error", "timeout", "tampered", "unreadable", "unreadable: symlink")
 MAX_BYTES = 50 * 1024 * 1024
-ERROR_NAMES = {name for name, value in vars(builtins).items()
-               if isinstance(value, type) and issubclass(value, BaseException)} | {"LinAlgError"}
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
-_UNDEFINED = re.compile(r"name '([A-Za-z_]\w*)' is not defined(\. Did you mean: '\w+'\?)?")
-
-
-def md_text(text, limit: int = 300) -> str:
-    """Show untrusted text in Markdown as one inert code span, truncated.
-
-    Examples
-    --------
-    >>> md_text("a `b`\\n<script>")
-    "`a 'b' ⏎ <script>`"
-    """
-    text = _CONTROL.sub(" ", str(text)).replace("\r\n", "\n").replace("\n", " ⏎ ")
-    text = text.replace("`", "'").strip()
-    if len(text) > limit:
-        text = text[:limit] + " [...]"
-    return f"`{text}`" if text else "`(empty)`"
 
 
 @dataclass
@@ -74,6 +55,9 @@ class Submission:
     notes: list = field(default_factory=list)
     failures: dict = field(default_factory=dict)
     cpu: float = 0.0
+    peak_mb: float = 0.0
+    flags: list = field(default_factory=list)
+    hashes: dict = field(default_factory=dict)
 
     @property
     def total(self) -> float:
@@ -191,57 +175,6 @@ def _first_line(text: str) -> str:
     return lines[0][:70] if lines else "(empty)"
 
 
-def _strings_and_names(source: str):
-    """The check's string constants, its f-strings as patterns, and the names it uses."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return set(), [], set()
-    inside = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
-    strings = {n.value.strip() for n in ast.walk(tree) if isinstance(n, ast.Constant)
-               and isinstance(n.value, str) and id(n) not in inside}
-    patterns = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.JoinedStr):
-            parts = [re.escape(v.value) if isinstance(v, ast.Constant) else ".{0,40}?"
-                     for v in node.values]
-            patterns.append(re.compile("".join(parts).strip(), re.DOTALL))
-    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    return strings, patterns, names
-
-
-def safe_failure(source: str, ename, evalue, hidden: bool = True) -> str:
-    """Describe a failed check without showing text the check did not write.
-
-    The exception's name is shown if it is a built-in one; its message only
-    when it is a string written in the check itself (the teacher's message),
-    Python's "name '...' is not defined" for a name the check uses, or, for
-    a public check, the check's own f-string with each value at most 40
-    characters. So code that reads a hidden test and raises it as its message
-    shows nothing.
-
-    Examples
-    --------
-    >>> safe_failure("assert f(0) == 1, 'f(0) should be 1'", "AssertionError", "f(0) should be 1")
-    'AssertionError: `f(0) should be 1`'
-    >>> safe_failure("assert f(0) == 1", "AssertionError", "assert secret == 42")
-    'AssertionError (its message is not shown: the check did not write it)'
-    """
-    if not isinstance(source, str):
-        raise TypeError(f"source must be the check's source code (a str), got "
-                        f"{type(source).__name__}.")
-    name = ename if isinstance(ename, str) and ename in ERROR_NAMES else "an exception"
-    message = str(evalue or "").strip()
-    if not message:
-        return name
-    strings, patterns, names = _strings_and_names(source)
-    undefined = _UNDEFINED.fullmatch(message)
-    if (message in strings or (undefined and undefined.group(1) in names)
-            or (not hidden and any(p.fullmatch(message) for p in patterns))):
-        return f"{name}: {md_text(message, 200)}"
-    return f"{name} (its message is not shown: the check did not write it)"
-
-
 def _limits_job(limits: Limits) -> dict:
     return {"memory_mb": limits.memory_mb, "cpu_seconds": limits.cpu_seconds,
             "file_mb": limits.file_mb}
@@ -316,7 +249,7 @@ def _run_checks(coded, ready, limits, workdir, hide, state, reference, answers):
     if stopped and not result.timed_out:
         problems.append(("error", f"The checks of {', '.join(stopped)} stopped early: your code "
                                   "ended the checks' process or hit a resource limit."))
-    return verdicts, problems, tampered
+    return verdicts, problems, tampered, result
 
 
 def make_reference(spec: dict, data: bytes, limits: Limits, folder, hide=()) -> Submission:
@@ -367,7 +300,12 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
     if nb is None:
         return Submission(name, scores, "unreadable",
                           [f"Your file could not be graded: {problem}."])
-    sources, cells, points, spans, coded, notes = _plan(nb, spec)
+    plan = _plan(nb, spec)
+    sources, cells, points, spans, coded, notes = plan
+    used = _names_used([t["source"] for q in coded for t in q["tests"]])
+    bound = {a for q in coded for a in (q.get("answers") or []) + (q.get("binds") or [])}
+    flags, hashes = flags_for(nb, spec, plan, {q["name"]: q.get("solution_hash") for q in coded},
+                              used - bound)
     answers, bound = [], []
     for q in coded:
         bound += [a for a in q.get("answers") or [] if a not in bound]
@@ -377,17 +315,16 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
     state = Path(tempfile.mkdtemp(prefix="mlcore-state-"))
     own = reference is None
     reference = state if own else Path(reference)
-    statuses, cost = set(), 0.0
+    statuses, cost, peak = set(), 0.0, 0.0
     try:
         snapshots = [[at, n, str(state / f"{n}.pkl"), answers[n]] for n, at in enumerate(points)]
         if own:
-            used = sorted(_names_used([t["source"] for q in coded for t in q["tests"]]))
-            snapshots += [[at, n, str(state / f"ref{n}.pkl"), used]
+            snapshots += [[at, n, str(state / f"ref{n}.pkl"), sorted(used)]
                           for n, at in enumerate(points)]
         job = {"cells": sources, "snapshots": snapshots, "workdir": str(workdir),
                "limits": _limits_job(limits)}
         first = run_script("_worker.py", job, limits, workdir, hide=hide, state=state)
-        cost += first.cpu
+        cost, peak = cost + first.cpu, max(peak, first.peak_mb)
         saved = {e.get("n") for e in first.events
                  if e.get("event") == "snapshot" and e.get("ok") is True}
         for event in first.events:
@@ -413,9 +350,11 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
             statuses.add("error")
         ready = [n for n in range(len(coded))
                  if n in saved and _regular(state / f"{n}.pkl")]
-        verdicts, problems, tampered = (
+        verdicts, problems, tampered, checked = (
             _run_checks(coded, ready, limits, workdir, hide, state, reference, answers)
-            if ready else ({}, [], []))
+            if ready else ({}, [], [], None))
+        if checked is not None:
+            cost, peak = cost + checked.cpu, max(peak, checked.peak_mb)
         if keep_reference is not None:
             for n in range(len(coded)):
                 if _regular(state / f"ref{n}.pkl"):
@@ -455,12 +394,14 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
         notes.insert(0, "The checks' results were tampered with (" + "; ".join(tampered[:3])
                      + "): every autograded question scores zero. Your teacher will read "
                        "your notebook.")
-        return Submission(name, scores, "tampered", notes + student_errors, failures, cost)
+        return Submission(name, scores, "tampered", notes + student_errors, failures, cost,
+                          peak, flags, hashes)
     for q in questions:
         if scores[q["name"]] is not None:
             scores[q["name"]] = round(scores[q["name"]], 4)
     status = "timeout" if "timeout" in statuses else "error" if statuses else "ok"
-    return Submission(name, scores, status, notes + student_errors, failures, cost)
+    return Submission(name, scores, status, notes + student_errors, failures, cost, peak, flags,
+                      hashes)
 
 
 def default_jobs() -> int:
@@ -546,4 +487,9 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
         return graded
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(work, items))
+        graded = list(pool.map(work, items))
+    stubs = {q["name"]: q.get("stub_hash") for q in spec["questions"]}
+    same = mark_identical([(g.file, g.hashes, stubs) for g in graded])
+    for g in graded:
+        g.flags += same.get(g.file, [])
+    return graded

@@ -174,7 +174,8 @@ def _check_graded(spec, graded) -> list:
 
 
 def write_grades(path, spec: dict, graded: list) -> None:
-    """Write grades.csv: ``file``, one column per question, ``total``, ``status``."""
+    """Write grades.csv: ``file``, one column per question, ``total``, ``status``, ``flags``
+    (for review; see ``_flags.py``), ``cpu_seconds`` and ``peak_mb`` (resident memory)."""
     path = _path(path, "path")
     if not str(path).strip() or str(path) in (".", os.sep) or path.is_dir():
         raise IsADirectoryError(f"path={str(path)!r} is a folder, not a CSV file to write; "
@@ -183,10 +184,10 @@ def write_grades(path, spec: dict, graded: list) -> None:
     names = [q["name"] for q in spec["questions"]]
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["file", *names, "total", "status"])
+    writer.writerow(["file", *names, "total", "status", "flags", "cpu_seconds", "peak_mb"])
     for g in graded:
         writer.writerow([g.file, *(_number(g.scores[n]) for n in names), _number(g.total),
-                         g.status])
+                         g.status, "; ".join(g.flags), f"{g.cpu:.1f}", f"{g.peak_mb:.0f}"])
     _write_nofollow(path, buffer.getvalue())
 
 

@@ -51,11 +51,14 @@ def _bound(node) -> list:
     return names
 
 
-def answer_names(source: str) -> list:
-    """Names bound by the statements of a solution cell that hold its solution part."""
+def answer_names(source: str, marked_only: bool = True) -> list:
+    """Names bound by the statements of a solution cell that hold its solution part
+    (by all its statements if ``marked_only`` is False)."""
     tree = _parse(source)
     if tree is None:
         return []
+    if not marked_only:
+        return [n for statement in tree.body for n in _bound(statement)]
     marked, inside = set(), False
     for number, line in enumerate(source.split("\n"), start=1):
         if _BEGIN.match(line):

@@ -41,6 +41,7 @@ MARK = "@@mlcore-homework@@ "
 STDOUT_CAP = 16 * 2**20                     # events: far more than 10,000 cells need
 STDERR_CAP = 64 * 2**10                     # the tail is kept
 TMPFS_BYTES = 512 * 2**20
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 SYSTEM_FOLDERS = ("usr", "etc", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
 
 
@@ -117,6 +118,7 @@ class RunResult:
     stderr: str = ""
     cpu: float = 0.0
     wall: float = 0.0
+    peak_mb: float = 0.0          # largest resident memory of the process tree, sampled
 
     @property
     def finished(self) -> bool:
@@ -260,6 +262,18 @@ def _process_table() -> dict:
         # after the command: state ppid ... utime(11) stime(12) cutime(13) cstime(14)
         table[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
     return table
+
+
+def _resident_mb(pids) -> float:
+    """Resident memory of these processes together, in MiB (0 for those gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as handle:
+                total += int(handle.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total * PAGE / 2**20
 
 
 def _tree(root: int, table: dict) -> list:
@@ -419,7 +433,7 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
     stdin.close()
     out, err, kept = bytearray(), bytearray(), 0
     open_fds = {process.stdout.fileno(): out, process.stderr.fileno(): err}
-    timed_out, cpu, ended_at, progress = None, 0.0, None, []
+    timed_out, cpu, ended_at, progress, peak = None, 0.0, None, [], 0.0
     linux = sys.platform.startswith("linux")
     try:
         while open_fds:
@@ -447,7 +461,9 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
                 continue
             if linux:
                 table = _process_table()
-                cpu = max(cpu, sum(table[p][1] for p in _tree(process.pid, table)))
+                tree = _tree(process.pid, table)
+                cpu = max(cpu, sum(table[p][1] for p in tree))
+                peak = max(peak, _resident_mb(tree))
                 if cpu > limits.timeout:
                     timed_out = "cpu"
                 # A stall: the tree's CPU time grew by less than 1 s in stall_seconds of
@@ -473,4 +489,4 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
         process.stderr.close()
     return RunResult(_parse(bytes(out)), timed_out, process.returncode, isolation,
                      bytes(err[-STDERR_CAP:]).decode("utf-8", "replace")[-2000:], cpu,
-                     time.monotonic() - start)
+                     time.monotonic() - start, peak)

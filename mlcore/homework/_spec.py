@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from ._format import check_chapter, parse_questions
+from ._flags import answer_hash
 from ._rules import answer_names, check_forbid
 
 __all__ = ["SPEC_NAME", "build_spec", "check_spec", "load_spec", "add_extra_tests"]
@@ -22,6 +23,14 @@ SPEC_NAME = "autograder.json"
 def _source(cell) -> str:
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _stub(source: str) -> str:
+    from ._format import stub_solution
+    try:
+        return stub_solution(source)
+    except ValueError:
+        return source
 
 
 def build_spec(nb, chapter: str) -> dict:
@@ -51,6 +60,10 @@ def build_spec(nb, chapter: str) -> dict:
             "anchors": [cells[i].get("id") or f"cell-{i}" for i in q.solution_cells],
             "test_anchors": [cells[i].get("id") or f"cell-{i}" for i, _ in q.test_cells],
             "answers": answers, "forbid": list(q.forbid),
+            "binds": sorted({n for i in q.solution_cells for n in answer_names(
+                _source(cells[i]), marked_only=False)}),
+            "solution_hash": answer_hash([_source(cells[i]) for i in q.solution_cells]),
+            "stub_hash": answer_hash([_stub(_source(cells[i])) for i in q.solution_cells]),
             "tests": [{"source": _source(cells[i]), "hidden": hidden, "origin": "chapter"}
                       for i, hidden in q.test_cells]})
     cells = [c.get("id") for c in nb["cells"] if c.get("cell_type") == "code" and c.get("id")]
@@ -84,7 +97,7 @@ def check_spec(spec, name: str = "spec") -> dict:
         if not ok:
             raise ValueError(f"{where} must have a 'name' string, positive 'points', a "
                              f"'manual' flag and a 'tests' list, got {str(q)[:120]}.")
-        for key in ("answers", "test_anchors"):
+        for key in ("answers", "test_anchors", "binds"):
             if not (isinstance(q.get(key, []), list)
                     and all(isinstance(v, str) for v in q.get(key, []))):
                 raise ValueError(f"{where}['{key}'] must be a list of strings.")

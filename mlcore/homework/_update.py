@@ -113,3 +113,40 @@ def write_updated(out, spec, graded, files) -> None:
     record = read_hashes(out)
     record.update({name: digest(data) for name, data in files})
     _write_nofollow(hashes_path(out), json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def journal_path(out) -> Path:
+    out = Path(out)
+    return out.with_name(out.name + ".progress.jsonl")
+
+
+def read_journal(out, spec, files) -> dict:
+    """Submissions already graded by an interrupted run of the same chapter, unchanged since."""
+    from ._grade import Submission
+    found, want = {}, {name: digest(data) for name, data in files}
+    try:
+        lines = journal_path(out).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        try:
+            entry = json.loads(line)
+            if entry["chapter"] == spec["chapter"] and want.get(entry["file"]) == entry["sha256"]:
+                found[entry["file"]] = Submission(**entry["submission"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return found
+
+
+def append_journal(out, spec, graded, data: bytes) -> None:
+    """Record one finished submission, so that an interrupted run resumes after it."""
+    import dataclasses
+    import os
+    line = json.dumps({"chapter": spec["chapter"], "file": graded.file, "sha256": digest(data),
+                       "submission": dataclasses.asdict(graded)}) + "\n"
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(journal_path(out), flags, 0o600)
+    try:
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
