@@ -868,3 +868,19 @@ def test_every_do_not_use_rule_is_a_forbid_rule_that_the_solution_obeys(chapter)
             assert q.forbid, f"{q.name} says 'do not use' but has no forbid rule"
         solutions = ["".join(nb["cells"][i]["source"]) for i in q.solution_cells]
         assert forbidden_uses(code, solutions, q.forbid) == [], q.name
+
+
+def test_points_tags_on_test_cells_weight_the_checks():
+    nb = _nb()
+    for cell in nb["cells"]:
+        if cell["id"] == "hidden-mse-1":
+            cell["metadata"]["tags"].append("points:2")
+    spec = build_spec(nb, "99_tiny_chapter")
+    from mlcore.homework._spec import test_weights
+    mse = next(q for q in spec["questions"] if q["name"] == "ex99-mse")
+    assert test_weights(mse) == [0.5, 2.0, 0.5]
+    for cell in nb["cells"]:
+        if cell["id"] == "tests-mse":
+            cell["metadata"]["tags"].append("points:1.5")
+    with pytest.raises(FormatError, match="add up to 3.5, more than its 3 points"):
+        build_spec(nb, "99_tiny_chapter")

@@ -11,7 +11,7 @@ CONTRIBUTING.md, "Exercises and homework"). From it,
   (bubblewrap where it works) with CPU-time and resource limits, in
   parallel; each question's tests then run in a fresh process on the
   namespace the submission left, so no test is ever where the submission's
-  code can read or rewrite it. A question's points are shared equally by
+  code can read or rewrite it. A question's points are shared equally (or by ``points:N`` tags) by
   its test cells.
 
 The command line is ``python -m mlcore.homework {assign,grade,merge,check}``;

@@ -7,7 +7,8 @@ tag                    meaning
 =====================  =======================================================
 ``exercise``           Markdown cell holding an ``{exercise}`` directive with
                        a ``:label:`` (the question's name)
-``points:N``           the exercise is worth N points (on the exercise cell)
+``points:N``           the exercise is worth N points (on the exercise cell);
+                       on a test cell: that test is worth N of them
 ``manual``             pen-and-paper: graded by the teacher (on the exercise
                        cell)
 ``solution``           code cell with the solution; the part a student writes

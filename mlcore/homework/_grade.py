@@ -10,7 +10,8 @@ teacher's notebook (:func:`make_reference`), and the answers live in another
 process (``_server.py``) that the checks call, getting back plain data only.
 Each verdict carries a nonce the grader gave that check; a verdict without
 it, or a second one, gives the status ``tampered``. A question's points are
-shared equally by its test cells; a use of a name the exercise forbids
+shared equally by its test cells (a test cell tagged ``points:N`` is worth N,
+the others share the rest); a use of a name the exercise forbids
 (``forbid``) makes the question score zero.
 """
 
@@ -34,7 +35,7 @@ from ._rules import forbidden_uses
 from ._text import ERROR_NAMES, md_text, safe_failure  # noqa: F401 -- re-exported
 from ._sandbox import Limits, bubblewrap_available, run_script
 from ._spec import (SPEC_NAME, _source, add_extra_tests, build_spec,  # noqa: F401 -- re-exported
-                    check_spec, load_spec)
+                    check_spec, load_spec, test_weights)
 
 __all__ = ["Submission", "build_spec", "check_spec", "load_spec", "add_extra_tests", "SPEC_NAME",
            "read_notebook", "safe_failure", "grade_one", "grade_submissions", "default_jobs",
@@ -363,7 +364,7 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
             statuses.add(kind)
             notes.append(note)
         for number, q in enumerate(coded):
-            tests = q["tests"]
+            tests, weights = q["tests"], test_weights(q)
             hits = forbidden_uses(sources, [sources[i] for i in spans[number]], q.get("forbid"))
             for hit in hits:
                 failures[q["name"]].append(f"rule: the exercise forbids {hit}; this question "
@@ -372,7 +373,7 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
                 event = verdicts.get((number, k))
                 if event and event.get("ok") is True:
                     if not hits:
-                        scores[q["name"]] += q["points"] / len(tests)
+                        scores[q["name"]] += weights[k]
                     continue
                 if number not in ready:
                     why = "not run (the notebook stopped before this question)"
