@@ -884,3 +884,32 @@ def test_points_tags_on_test_cells_weight_the_checks():
             cell["metadata"]["tags"].append("points:1.5")
     with pytest.raises(FormatError, match="add up to 3.5, more than its 3 points"):
         build_spec(nb, "99_tiny_chapter")
+
+
+def test_roster_keeps_each_students_latest_file_and_deadline_marks_late(fixture_assigned,
+                                                                        tmp_path, capsys):
+    out, item = fixture_assigned
+    folder = tmp_path / "canvas"
+    folder.mkdir()
+    shutil.copy(item.student, folder / "alice_101_1_hw.ipynb")
+    shutil.copy(item.autograder / f"{item.chapter}.ipynb", folder / "alice_101_2_hw.ipynb")
+    shutil.copy(item.autograder / f"{item.chapter}.ipynb", folder / "bob_LATE_102_3_hw.ipynb")
+    shutil.copy(item.student, folder / "stray.ipynb")
+    os.utime(folder / "alice_101_1_hw.ipynb", (1_700_000_000, 1_700_000_000))
+    os.utime(folder / "alice_101_2_hw.ipynb", (1_700_000_100, 1_700_000_100))
+    os.utime(folder / "bob_LATE_102_3_hw.ipynb", (1_700_000_000, 1_700_000_000))
+    os.utime(folder / "stray.ipynb", (1_800_000_000, 1_800_000_000))
+    grades = tmp_path / "grades.csv"
+    assert cli(["grade", str(item.autograder), str(folder), "--out", str(grades),
+                "--timeout", "60", "--roster", r"(?P<student>[a-z]+)_(?:LATE_)?(?P<id>\d+)_.*",
+                "--deadline", "2024-01-01T00:00+00:00"]) == 0
+    err = capsys.readouterr().err
+    assert "skipped 'alice_101_1_hw.ipynb': superseded by alice_101_2_hw.ipynb" in err
+    assert "'stray.ipynb' does not match --roster" in err
+    rows = {r["file"]: r for r in csv.DictReader(grades.open())}
+    assert set(rows) == {"alice_101_2_hw.ipynb", "bob_LATE_102_3_hw.ipynb", "stray.ipynb"}
+    assert [(rows[f]["student"], rows[f]["late"], rows[f]["total"]) for f in sorted(rows)] == [
+        ("101", "no", "5"), ("102", "yes", "5"), ("", "yes", "0")]
+    with pytest.raises(ValueError, match="needs a named group"):
+        from mlcore.homework._roster import check_roster
+        check_roster("[a-z]+")

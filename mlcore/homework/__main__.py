@@ -76,6 +76,19 @@ def cmd_grade(args) -> int:
         print(f"skipped {name!r}: {reason}", file=sys.stderr)
     if not files and not refused:
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
+    owners = {}
+    if args.roster:
+        from ._roster import check_roster, latest_per_student
+        files, owners, superseded, notes = latest_per_student(folder, files,
+                                                              check_roster(args.roster))
+        for name, reason in superseded:
+            print(f"skipped {name!r}: {reason}", file=sys.stderr)
+        for note in notes:
+            print(f"warning: {note}", file=sys.stderr)
+    deadline = None
+    if args.deadline:
+        from ._roster import check_deadline, is_late
+        deadline = check_deadline(args.deadline)
     if args.update:
         files = select_changed(files, out, args.only)
         if args.only:
@@ -116,6 +129,11 @@ def cmd_grade(args) -> int:
     finally:
         shutil.rmtree(reference, ignore_errors=True)
     graded.sort(key=lambda g: g.file)
+    for g in graded:
+        if args.roster:
+            g.student = owners.get(g.file, "")
+        if deadline is not None:
+            g.late = "yes" if is_late(folder, g.file, deadline) else "no"
     # Outputs are written only now, when every run has ended, without following links.
     if args.update:
         write_updated(out, spec, graded, files)
@@ -240,6 +258,13 @@ def parser() -> argparse.ArgumentParser:
                         "every other row of --out and its manual scores")
     p.add_argument("--only", action="append", default=[], metavar="FILE",
                    help="with --update: regrade this submission (repeatable)")
+    p.add_argument("--roster", metavar="PATTERN",
+                   help="regular expression with a group (?P<student>...) or (?P<id>...) "
+                        "matched against file names: adds a 'student' column and grades only "
+                        "each student's latest file")
+    p.add_argument("--deadline", metavar="WHEN",
+                   help="ISO 8601 date and time: adds a 'late' column (modified after it, or "
+                        "LATE in a Canvas file name)")
     p.add_argument("--force", action="store_true",
                    help="overwrite an --out that holds merged manual scores (a .bak is kept)")
     _add_limits(p, 180)

@@ -59,6 +59,8 @@ class Submission:
     peak_mb: float = 0.0
     flags: list = field(default_factory=list)
     hashes: dict = field(default_factory=dict)
+    student: str = ""
+    late: str = ""
 
     @property
     def total(self) -> float:

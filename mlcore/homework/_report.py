@@ -184,10 +184,15 @@ def write_grades(path, spec: dict, graded: list) -> None:
     names = [q["name"] for q in spec["questions"]]
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["file", *names, "total", "status", "flags", "cpu_seconds", "peak_mb"])
+    roster = any(g.student for g in graded)
+    late = any(g.late for g in graded)
+    writer.writerow(["file", *(["student"] if roster else []), *names, "total", "status",
+                     *(["late"] if late else []), "flags", "cpu_seconds", "peak_mb"])
     for g in graded:
-        writer.writerow([g.file, *(_number(g.scores[n]) for n in names), _number(g.total),
-                         g.status, "; ".join(g.flags), f"{g.cpu:.1f}", f"{g.peak_mb:.0f}"])
+        writer.writerow([g.file, *([g.student] if roster else []),
+                         *(_number(g.scores[n]) for n in names), _number(g.total), g.status,
+                         *([g.late] if late else []), "; ".join(g.flags), f"{g.cpu:.1f}",
+                         f"{g.peak_mb:.0f}"])
     _write_nofollow(path, buffer.getvalue())
 
 
