@@ -902,8 +902,12 @@ def test_roster_keeps_each_students_latest_file_and_deadline_marks_late(fixture_
     grades = tmp_path / "grades.csv"
     assert cli(["grade", str(item.autograder), str(folder), "--out", str(grades),
                 "--timeout", "60", "--roster", r"(?P<student>[a-z]+)_(?:LATE_)?(?P<id>\d+)_.*",
-                "--deadline", "2024-01-01T00:00+00:00"]) == 0
+                "--deadline", "2024-01-01T00:00+00:00", "--gradebook",
+                str(ROOT / "tests" / "homework_fixtures" / "gradebooks" / "canvas_export.csv"),
+                "--gradebook-column", "Homework 1 (5501)"]) == 0
     err = capsys.readouterr().err
+    filled = list(csv.reader((tmp_path / "canvas_export_filled.csv").open()))
+    assert [r[5] for r in filled[2:]] == ["5", "5", ""]      # alice 101, bob 102, carol none
     assert "skipped 'alice_101_1_hw.ipynb': superseded by alice_101_2_hw.ipynb" in err
     assert "'stray.ipynb' does not match --roster" in err
     rows = {r["file"]: r for r in csv.DictReader(grades.open())}
@@ -913,3 +917,24 @@ def test_roster_keeps_each_students_latest_file_and_deadline_marks_late(fixture_
     with pytest.raises(ValueError, match="needs a named group"):
         from mlcore.homework._roster import check_roster
         check_roster("[a-z]+")
+
+
+@pytest.mark.parametrize("lms, column", [("canvas", "Homework 1 (5501)"),
+                                         ("moodle", "Assignment: Homework 1 (Real)")])
+def test_gradebook_export_fills_a_canvas_or_moodle_csv(tmp_path, lms, column):
+    from mlcore.homework._gradebook import fill_gradebook
+    source = ROOT / "tests" / "homework_fixtures" / "gradebooks" / f"{lms}_export.csv"
+    out = tmp_path / "filled.csv"
+    filled, unmatched, ungraded = fill_gradebook(source, column, {"101": 5.0, "102": 2.5,
+                                                                  "999": 1.0}, out)
+    assert (filled, unmatched, ungraded) == (2, ["999"], ["Lee, Carol" if lms == "canvas"
+                                                          else "Carol"])
+    rows = list(csv.reader(out.open()))
+    assert rows[0] == next(csv.reader(source.open()))        # the export's own columns
+    got = {r[0]: r[rows[0].index(column)] for r in rows[1:]}
+    alice, bob = ("Smith, Alice", "Jones, Bob") if lms == "canvas" else ("Alice", "Bob")
+    assert (got[alice], got[bob]) == ("5", "2.5")
+    if lms == "canvas":
+        assert got["    Points Possible"] == "5.00"
+    with pytest.raises(ValueError, match="is not a column"):
+        fill_gradebook(source, "Homework 2", {}, out)

@@ -67,6 +67,9 @@ def cmd_grade(args) -> int:
     check_output_paths(out, feedback)
     from ._update import backup, check_overwrite, digest, hashes_path, select_changed, \
         write_updated
+    if args.gradebook and not (args.roster and args.gradebook_column):
+        raise ValueError("--gradebook needs --roster (to know each file's student) and "
+                         "--gradebook-column (the assignment's column).")
     if args.only and not args.update:
         raise ValueError("--only names the files that --update regrades; add --update.")
     check_overwrite(out, spec, update=args.update, force=args.force)
@@ -146,6 +149,8 @@ def cmd_grade(args) -> int:
     write_feedback(feedback, spec, graded)
     if args.manual_scores:
         _merge(out, args.manual_scores, spec, None, merge_manual_scores)
+    if args.gradebook:
+        _gradebook(args, out, graded)
     from ._summary import write_summary
     summary = out.with_name(f"{out.stem}_summary.md")
     check_output_paths(summary, summary.with_suffix(".png"))
@@ -181,6 +186,28 @@ def _reference(args, spec, hide) -> Path:
                            + "; ".join(graded.notes + [f for fs in graded.failures.values()
                                                        for f in fs])[:1000])
     return reference
+
+
+def _gradebook(args, out, graded) -> None:
+    """Fill the teacher's Canvas or Moodle export with the totals of grades.csv."""
+    import csv
+    from ._gradebook import fill_gradebook
+    with open(out, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    if not rows or "student" not in rows[0]:
+        raise ValueError("--gradebook needs a 'student' column in grades.csv: grade with "
+                         "--roster (its (?P<id>...) group is the LMS user id).")
+    totals = {r["student"]: float(r["total"]) for r in rows if r["student"]}
+    target = out.with_name(f"{Path(args.gradebook).stem}_filled.csv")
+    filled, unmatched, ungraded = fill_gradebook(args.gradebook, args.gradebook_column,
+                                                 totals, target)
+    print(f"Filled {filled} rows of {target} ({args.gradebook_column})")
+    if unmatched:
+        print(f"warning: graded students not in the gradebook: {', '.join(unmatched)}",
+              file=sys.stderr)
+    if ungraded:
+        print(f"warning: gradebook rows with no graded submission: {', '.join(ungraded)}",
+              file=sys.stderr)
 
 
 def _merge(grades, manual, spec, out, merge):
@@ -265,6 +292,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--deadline", metavar="WHEN",
                    help="ISO 8601 date and time: adds a 'late' column (modified after it, or "
                         "LATE in a Canvas file name)")
+    p.add_argument("--gradebook", metavar="FILE",
+                   help="a gradebook CSV exported from Canvas or Moodle: writes "
+                        "<FILE stem>_filled.csv next to --out with the totals (needs --roster)")
+    p.add_argument("--gradebook-column", metavar="COLUMN",
+                   help="the gradebook's column of this assignment, e.g. 'Homework 1 (123)'")
     p.add_argument("--force", action="store_true",
                    help="overwrite an --out that holds merged manual scores (a .bak is kept)")
     _add_limits(p, 180)
