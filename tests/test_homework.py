@@ -938,3 +938,24 @@ def test_gradebook_export_fills_a_canvas_or_moodle_csv(tmp_path, lms, column):
         assert got["    Points Possible"] == "5.00"
     with pytest.raises(ValueError, match="is not a column"):
         fill_gradebook(source, "Homework 2", {}, out)
+
+
+def test_assign_bundle_hands_out_no_solution_and_installs_in_one_line(tmp_path, capsys):
+    import zipfile
+    bundle = tmp_path / "hw.zip"
+    assert cli(["assign", str(FIXTURE), "--out", str(tmp_path / "out"), "--no-verify",
+                "--bundle", str(bundle)]) == 0
+    assert "pip install -r requirements.txt mlcore-*.whl" in capsys.readouterr().out
+    with zipfile.ZipFile(bundle) as packed:
+        names = packed.namelist()
+        texts = {n: packed.read(n).decode() for n in names if not n.endswith(".whl")}
+        wheel = next(n for n in names if n.endswith(".whl"))
+        with zipfile.ZipFile(packed.open(wheel)) as inner:
+            assert not [n for n in inner.namelist() if n.endswith(".ipynb")]
+            assert "mlcore/homework/_checker.py" in inner.namelist()
+    assert set(texts) == {"student/99_tiny_chapter.ipynb", "requirements.txt", "README.txt"}
+    assert "numpy==" in texts["requirements.txt"] and "jupyter-book" not in texts["requirements.txt"]
+    everything = "\n".join(texts.values())
+    for secret in ("mean_squared_error(y, y_hat)", "1.0 / (1.0 + np.exp(-z))",
+                   "np.mean((y - y_hat) ** 2)", "This explanation is part of the solution"):
+        assert secret not in everything

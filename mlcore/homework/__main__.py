@@ -51,6 +51,10 @@ def cmd_assign(args) -> int:
     problems = [(item.chapter, p) for item in items for p in item.problems]
     for chapter, problem in problems:
         print(f"error: {chapter}: {problem}", file=sys.stderr)
+    if args.bundle and not problems:
+        from ._bundle import write_bundle
+        line = write_bundle(items, args.bundle)
+        print(f"wrote {args.bundle}: hand it out; students install with\n    {line}")
     return 1 if problems else 0
 
 
@@ -266,6 +270,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("chapters", nargs="*", metavar="CHAPTER",
                    help="chapter number (01) or notebook path; none means every chapter")
     p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--bundle", metavar="ZIP",
+                   help="also write a zip to hand out: the mlcore wheel, the student notebooks "
+                        "and their requirements.txt (no solution, no hidden test)")
     p.add_argument("--no-verify", action="store_true",
                    help="skip running the solution and the untouched student edition")
     _add_limits(p, 300)
