@@ -30,8 +30,8 @@ def _limits(args):
 def _add_limits(parser, timeout):
     parser.add_argument("--timeout", type=float, default=timeout,
                         help=f"CPU seconds per notebook, and again for its checks "
-                             f"(default {timeout:g}); the wall-clock limit is 3 times as "
-                             "long plus 30 s")
+                             f"(default {timeout:g}); a run whose CPU time stops growing "
+                             "(less than 1 s in 30 s) is stopped as stalled")
     parser.add_argument("--memory", type=float, default=4096,
                         help="address-space limit per process in MiB (default 4096)")
     parser.add_argument("--sandbox", choices=["auto", "bwrap", "none"], default="auto",
