@@ -253,7 +253,7 @@ def cmd_check(args) -> int:
                                             if f.startswith("public check")])
             print(f"{q['name']}: public checks passed: {passed} of {len(q['tests'])}, worth "
                   f"{graded.scores[q['name']]:g} of {q['points']:g} points here; when your "
-                  "teacher grades, hidden checks decide part of the points.")
+                  "teacher grades, tests you cannot see decide part of the points.")
     coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
     return 0 if graded.status == "ok" and abs(graded.total - coded) < 1e-9 else 1
 

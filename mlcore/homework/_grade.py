@@ -298,6 +298,11 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
     if not isinstance(limits, Limits):
         raise TypeError(f"limits must be a Limits, got {type(limits).__name__}.")
     questions = spec["questions"]
+    missing = [q["name"] for q in questions if not q["manual"] and not q.get("answers")]
+    if reference is not None and missing:
+        raise ValueError(f"the specification names no answers for {missing} (an "
+                         "autograder.json written before answers were recorded, or a solution "
+                         "cell that binds no name): run assign again.")
     scores = {q["name"]: (None if q["manual"] else 0.0) for q in questions}
     nb, problem = read_notebook(data)
     if nb is None:
@@ -470,6 +475,10 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
         raise RuntimeError("sandbox='bwrap' was asked for, but bwrap is missing or may not "
                            "create user namespaces here; install Debian's 'bubblewrap' or use "
                            "sandbox='auto'.")
+    missing = [q["name"] for q in spec["questions"] if not q["manual"] and not q.get("answers")]
+    if reference is not None and missing:
+        raise ValueError(f"the specification names no answers for {missing}: run assign "
+                         "again (autograder.json is older than this grader).")
     items = list(submissions)
     for i, item in enumerate(items):
         if not (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str)
