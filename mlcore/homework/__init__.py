@@ -9,9 +9,10 @@ CONTRIBUTING.md, "Exercises and homework"). From it,
   while the untouched student edition gets none;
 * :func:`grade_submissions` runs each submission's cells in its own sandbox
   (bubblewrap where it works) with CPU-time and resource limits, in
-  parallel; each question's tests then run in a fresh process on the
-  namespace the submission left, so no test is ever where the submission's
-  code can read or rewrite it. A question's points are shared equally by
+  parallel; each question's tests then run in a process where no code of
+  the submission runs, on the names of a trusted run of the teacher's
+  notebook (:func:`make_reference`), calling the submission's answers in
+  another process that sends back plain data only. A question's points are shared equally (or by ``points:N`` tags) by
   its test cells.
 
 The command line is ``python -m mlcore.homework {assign,grade,merge,check}``;
@@ -28,8 +29,8 @@ from ._assign import Assigned, assign, find_chapters
 from ._format import (FormatError, Question, autograder_notebook, check_notebook,
                       parse_questions, student_edition, stub_solution)
 from ._grade import (STATUSES, Submission, add_extra_tests, build_spec, check_spec,
-                     default_jobs, grade_one, grade_submissions, load_spec, read_notebook,
-                     safe_failure)
+                     default_jobs, grade_one, grade_submissions, load_spec, make_reference,
+                     read_notebook, safe_failure)
 from ._report import collect_submissions, merge_manual_scores, write_feedback, write_grades
 from ._sandbox import Limits, bubblewrap_available
 
@@ -39,7 +40,8 @@ __all__ = [
     "student_edition",
     "stub_solution",
     "STATUSES", "Submission", "add_extra_tests", "build_spec", "check_spec", "collect_submissions",
-    "default_jobs", "grade_one", "grade_submissions", "load_spec", "merge_manual_scores",
+    "default_jobs", "grade_one", "grade_submissions", "load_spec", "make_reference",
+    "merge_manual_scores",
     "read_notebook", "safe_failure", "write_feedback", "write_grades",
     "Limits", "bubblewrap_available",
 ]

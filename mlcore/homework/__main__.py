@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -14,6 +16,7 @@ sys.modules.setdefault("rfc3987_syntax", None)
 EPILOG = """examples:
   python -m mlcore.homework assign 01 --out homework_out
   python -m mlcore.homework grade homework_out/autograder/01_logistic_regression submissions/ --out grades.csv
+  python -m mlcore.homework grade ... --out grades.csv --update --only alice.ipynb   (regrade one)
   python -m mlcore.homework merge homework_out/autograder/01_logistic_regression grades.csv manual.csv
   python -m mlcore.homework check 01_logistic_regression.ipynb      (a student, before handing in)
 """
@@ -27,8 +30,8 @@ def _limits(args):
 def _add_limits(parser, timeout):
     parser.add_argument("--timeout", type=float, default=timeout,
                         help=f"CPU seconds per notebook, and again for its checks "
-                             f"(default {timeout:g}); the wall-clock limit is 3 times as "
-                             "long plus 30 s")
+                             f"(default {timeout:g}); a run whose CPU time stops growing "
+                             "(less than 1 s in 30 s) is stopped as stalled")
     parser.add_argument("--memory", type=float, default=4096,
                         help="address-space limit per process in MiB (default 4096)")
     parser.add_argument("--sandbox", choices=["auto", "bwrap", "none"], default="auto",
@@ -48,6 +51,10 @@ def cmd_assign(args) -> int:
     problems = [(item.chapter, p) for item in items for p in item.problems]
     for chapter, problem in problems:
         print(f"error: {chapter}: {problem}", file=sys.stderr)
+    if args.bundle and not problems:
+        from ._bundle import write_bundle
+        line = write_bundle(items, args.bundle)
+        print(f"wrote {args.bundle}: hand it out; students install with\n    {line}")
     return 1 if problems else 0
 
 
@@ -62,40 +69,149 @@ def cmd_grade(args) -> int:
     out = Path(args.out)
     feedback = Path(args.feedback) if args.feedback else out.parent / f"{out.stem}_feedback"
     check_output_paths(out, feedback)
+    from ._update import backup, check_overwrite, digest, hashes_path, select_changed, \
+        write_updated
+    if args.gradebook and not (args.roster and args.gradebook_column):
+        raise ValueError("--gradebook needs --roster (to know each file's student) and "
+                         "--gradebook-column (the assignment's column).")
+    if args.only and not args.update:
+        raise ValueError("--only names the files that --update regrades; add --update.")
+    check_overwrite(out, spec, update=args.update, force=args.force)
     # Read every file before running any: a submission cannot remove or change the others.
     files, refused, skipped = collect_submissions(folder)
     for name, reason in skipped:
         print(f"skipped {name!r}: {reason}", file=sys.stderr)
     if not files and not refused:
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
-    hide = [folder, args.autograder, out, feedback] + (
+    owners = {}
+    if args.roster:
+        from ._roster import check_roster, latest_per_student
+        files, owners, superseded, notes = latest_per_student(folder, files,
+                                                              check_roster(args.roster))
+        for name, reason in superseded:
+            print(f"skipped {name!r}: {reason}", file=sys.stderr)
+        for note in notes:
+            print(f"warning: {note}", file=sys.stderr)
+    deadline = None
+    if args.deadline:
+        from ._roster import check_deadline, is_late
+        deadline = check_deadline(args.deadline)
+    if args.update:
+        files = select_changed(files, out, args.only)
+        if args.only:
+            refused = [r for r in refused if r[0] in {Path(n).name for n in args.only}]
+        print(f"--update: grading {len(files) + len(refused)} new, changed or named "
+              "file(s); the other rows are kept", flush=True)
+    from ._update import append_journal, journal_path, read_journal
+    resumed = {} if args.update else read_journal(out, spec, files)
+    if resumed:
+        print(f"resuming an interrupted run: {len(resumed)} submission(s) already graded "
+              f"({journal_path(out).name})", flush=True)
+    data_of = dict(files)
+    files = [(name, data) for name, data in files if name not in resumed]
+    hide = [folder, args.autograder, out, feedback, journal_path(out)] + (
         [args.extra_tests] if args.extra_tests else [])
     if args.manual_scores:
         hide.append(args.manual_scores)
     start, done, count = time.perf_counter(), [], len(files) + len(refused)
 
     def progress(graded):
+        if graded.file in data_of and graded.file not in resumed:
+            append_journal(out, spec, graded, data_of[graded.file])
         done.append(graded)
         print(f"[{len(done)}/{count}] {graded.file}: {graded.status}, "
               f"{graded.total:g} points", flush=True)
 
     graded = [refused_submission(name, reason, spec) for name, reason in refused]
+    graded += list(resumed.values())
     for item in graded:
         progress(item)
     from ._sandbox import adopt_orphans
-    with adopt_orphans():
-        graded += grade_submissions(spec, files, _limits(args), jobs=args.jobs,
-                                    hide=[Path(h).absolute() for h in hide], progress=progress)
+    reference = _reference(args, spec, [Path(h).absolute() for h in hide])
+    try:
+        with adopt_orphans():
+            graded += grade_submissions(spec, files, _limits(args), jobs=args.jobs,
+                                        hide=[Path(h).absolute() for h in hide],
+                                        progress=progress, reference=reference)
+    finally:
+        shutil.rmtree(reference, ignore_errors=True)
     graded.sort(key=lambda g: g.file)
+    for g in graded:
+        if args.roster:
+            g.student = owners.get(g.file, "")
+        if deadline is not None:
+            g.late = "yes" if is_late(folder, g.file, deadline) else "no"
     # Outputs are written only now, when every run has ended, without following links.
-    write_grades(out, spec, graded)
+    if args.update:
+        write_updated(out, spec, graded, files)
+    else:
+        backup(out)
+        write_grades(out, spec, graded)
+        from ._report import _write_nofollow
+        _write_nofollow(hashes_path(out), json.dumps(
+            {name: digest(data) for name, data in files}, indent=1, sort_keys=True) + "\n")
     write_feedback(feedback, spec, graded)
     if args.manual_scores:
         _merge(out, args.manual_scores, spec, None, merge_manual_scores)
+    if args.gradebook:
+        _gradebook(args, out, graded)
+    from ._summary import write_summary
+    summary = out.with_name(f"{out.stem}_summary.md")
+    check_output_paths(summary, summary.with_suffix(".png"))
+    for line in write_summary(summary, spec, graded):
+        print(line)
+    journal_path(out).unlink(missing_ok=True)
     print(f"Graded {len(graded)} submissions in {time.perf_counter() - start:.0f} s: "
-          f"wrote {out} and {feedback}/"
+          f"wrote {out}, {summary.name} and {feedback}/"
           + (f"; skipped {len(skipped)} entries (listed above)" if skipped else ""))
     return 0
+
+
+def _reference(args, spec, hide) -> Path:
+    """Run the teacher's notebook of the autograder folder: the checks' trusted namespace."""
+    import tempfile
+
+    from ._grade import make_reference
+    folder = Path(args.autograder)
+    folder = folder.parent if folder.suffix == ".json" else folder
+    notebook = folder / f"{spec['chapter']}.ipynb"
+    if not notebook.is_file():
+        raise FileNotFoundError(f"{notebook} (the reference solution that assign wrote next to "
+                                "autograder.json) is missing: the checks take the chapter's "
+                                "names and data from a run of it.")
+    reference = Path(tempfile.mkdtemp(prefix="mlcore-reference-"))
+    print(f"Running the reference solution {notebook} ...", flush=True)
+    graded = make_reference(spec, notebook.read_bytes(), _limits(args), reference, hide=hide)
+    coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
+    if graded.status != "ok" or abs(graded.total - coded) > 1e-9:
+        shutil.rmtree(reference, ignore_errors=True)
+        raise RuntimeError(f"the reference solution {notebook} does not get full marks "
+                           f"({graded.total:g} of {coded:g}, status {graded.status}): "
+                           + "; ".join(graded.notes + [f for fs in graded.failures.values()
+                                                       for f in fs])[:1000])
+    return reference
+
+
+def _gradebook(args, out, graded) -> None:
+    """Fill the teacher's Canvas or Moodle export with the totals of grades.csv."""
+    import csv
+    from ._gradebook import fill_gradebook
+    with open(out, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    if not rows or "student" not in rows[0]:
+        raise ValueError("--gradebook needs a 'student' column in grades.csv: grade with "
+                         "--roster (its (?P<id>...) group is the LMS user id).")
+    totals = {r["student"]: float(r["total"]) for r in rows if r["student"]}
+    target = out.with_name(f"{Path(args.gradebook).stem}_filled.csv")
+    filled, unmatched, ungraded = fill_gradebook(args.gradebook, args.gradebook_column,
+                                                 totals, target)
+    print(f"Filled {filled} rows of {target} ({args.gradebook_column})")
+    if unmatched:
+        print(f"warning: graded students not in the gradebook: {', '.join(unmatched)}",
+              file=sys.stderr)
+    if ungraded:
+        print(f"warning: gradebook rows with no graded submission: {', '.join(ungraded)}",
+              file=sys.stderr)
 
 
 def _merge(grades, manual, spec, out, merge):
@@ -131,6 +247,13 @@ def cmd_check(args) -> int:
     with tempfile.TemporaryDirectory() as folder:
         write_feedback(folder, spec, [graded])
         print(next(Path(folder).glob("*.md")).read_text(encoding="utf-8"))
+    for q in spec["questions"]:
+        if not q["manual"]:
+            passed = len(q["tests"]) - len([f for f in graded.failures[q["name"]]
+                                            if f.startswith("public check")])
+            print(f"{q['name']}: public checks passed: {passed} of {len(q['tests'])}, worth "
+                  f"{graded.scores[q['name']]:g} of {q['points']:g} points here; when your "
+                  "teacher grades, tests you cannot see decide part of the points.")
     coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
     return 0 if graded.status == "ok" and abs(graded.total - coded) < 1e-9 else 1
 
@@ -147,6 +270,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("chapters", nargs="*", metavar="CHAPTER",
                    help="chapter number (01) or notebook path; none means every chapter")
     p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--bundle", metavar="ZIP",
+                   help="also write a zip to hand out: the mlcore wheel, the student notebooks "
+                        "and their requirements.txt (no solution, no hidden test)")
     p.add_argument("--no-verify", action="store_true",
                    help="skip running the solution and the untouched student edition")
     _add_limits(p, 300)
@@ -161,6 +287,25 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--extra-tests", help="folder of private tests: <question>.py or "
                                          "<question>/*.py, run as hidden tests")
     p.add_argument("--manual-scores", help="CSV of pen-and-paper scores to merge (see merge)")
+    p.add_argument("--update", action="store_true",
+                   help="grade only new or changed files (or those named with --only) and keep "
+                        "every other row of --out and its manual scores")
+    p.add_argument("--only", action="append", default=[], metavar="FILE",
+                   help="with --update: regrade this submission (repeatable)")
+    p.add_argument("--roster", metavar="PATTERN",
+                   help="regular expression with a group (?P<student>...) or (?P<id>...) "
+                        "matched against file names: adds a 'student' column and grades only "
+                        "each student's latest file")
+    p.add_argument("--deadline", metavar="WHEN",
+                   help="ISO 8601 date and time: adds a 'late' column (modified after it, or "
+                        "LATE in a Canvas file name)")
+    p.add_argument("--gradebook", metavar="FILE",
+                   help="a gradebook CSV exported from Canvas or Moodle: writes "
+                        "<FILE stem>_filled.csv next to --out with the totals (needs --roster)")
+    p.add_argument("--gradebook-column", metavar="COLUMN",
+                   help="the gradebook's column of this assignment, e.g. 'Homework 1 (123)'")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an --out that holds merged manual scores (a .bak is kept)")
     _add_limits(p, 180)
     p.set_defaults(run=cmd_grade)
 

@@ -6,16 +6,20 @@
     OUT/autograder/NN_name/NN_name.ipynb      the full chapter: the reference solution
     OUT/autograder/NN_name/autograder.json    questions, points and every test
 
-then grades the reference solution (it must get full marks and run without
-errors) and the untouched student edition (it must get zero on every
-autograded question: a stub that already passes a test is an error).
+checks that the student edition holds every exercise, its statement and its
+public tests and that ``check`` can read it, then grades the reference
+solution (it must get full marks and run without errors) and the untouched
+student edition against it (it must get zero on every autograded question: a
+stub that already passes a test is an error).
 """
 
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 import os
+import shutil
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,6 +115,54 @@ def _dump(path: Path, notebook: dict) -> None:
     path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def _source(cell) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def check_student_edition(chapter_nb, student: dict, spec: dict, chapter: str) -> list:
+    """What the student edition lacks: exercises, their statements, public tests, or a
+    specification that ``check`` can build from it."""
+    problems = []
+    try:
+        student_spec = build_spec(student, chapter)
+    except (ValueError, TypeError) as error:
+        return [f"the student edition cannot be checked (`check` would fail): {error}"]
+    text = "\n".join(_source(c) for c in student["cells"])
+    theirs = {q["name"]: q for q in student_spec["questions"]}
+    for q, parsed in zip(spec["questions"], parse_questions(chapter_nb)):
+        if q["name"] not in theirs:
+            problems.append(f"{q['name']}: the exercise is missing from the student edition")
+            continue
+        statement = _strip_directives_kept(_source(chapter_nb["cells"][parsed.exercise_cell]))
+        if statement and statement not in text:
+            problems.append(f"{q['name']}: the exercise's statement is missing from the student "
+                            "edition")
+        public = [t["source"] for t in q["tests"] if not t["hidden"]]
+        mine = [t["source"] for t in theirs[q["name"]]["tests"]]
+        if public != mine or any(t["hidden"] for t in theirs[q["name"]]["tests"]):
+            problems.append(f"{q['name']}: the student edition's test cells are not exactly the "
+                            "public tests")
+        if theirs[q["name"]]["manual"] != q["manual"]:
+            problems.append(f"{q['name']}: manual in one edition and autograded in the other")
+    return problems
+
+
+def _strip_directives_kept(text: str) -> str:
+    """The exercise directive's body (its statement), as the student edition must show it."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if "{exercise}" in line:
+            body = []
+            for rest in lines[i + 1:]:
+                if rest.strip().startswith(("```", ":::")):
+                    break
+                if not rest.strip().startswith(":"):
+                    body.append(rest)
+            return "\n".join(body).strip()
+    return ""
+
+
 def _verify(item: Assigned, spec: dict) -> None:
     solution, untouched = item.solution, item.untouched
     if solution.status != "ok":
@@ -187,6 +239,7 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         spec = build_spec(graded, chapter)
         item = Assigned(chapter, out / "student" / f"{chapter}.ipynb",
                         out / "autograder" / chapter)
+        item.problems += check_student_edition(nb, student, spec, chapter)
         _dump(item.student, student)
         _dump(item.autograder / f"{chapter}.ipynb", graded)
         (item.autograder / SPEC_NAME).write_text(json.dumps(spec, indent=1) + "\n",
@@ -199,16 +252,30 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
     if verify and runs:
         say(f"verifying: running {len(runs)} notebooks ({len(items)} solutions, "
             f"{len(items)} untouched student editions)")
+        references = {}
+
         def run(entry):
             item, role, spec, data = entry
-            setattr(item, role, grade_one(f"{item.chapter} ({role})", data, spec, limits,
-                                          hide=[out]))
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            list(pool.map(run, runs))
+            if role == "solution":      # the teacher's notebook is its own (trusted) reference
+                references[item.chapter] = Path(tempfile.mkdtemp(prefix="mlcore-reference-"))
+                graded = grade_one(f"{item.chapter} ({role})", data, spec, limits, hide=[out],
+                                   keep_reference=references[item.chapter])
+            else:
+                graded = grade_one(f"{item.chapter} ({role})", data, spec, limits, hide=[out],
+                                   reference=references[item.chapter])
+            setattr(item, role, graded)
+        try:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                list(pool.map(run, [r for r in runs if r[1] == "solution"]))
+                list(pool.map(run, [r for r in runs if r[1] != "solution"]))
+        finally:
+            for folder in references.values():
+                shutil.rmtree(folder, ignore_errors=True)
         for item in items:
             _verify(item, specs[item.chapter])
-            say(f"{item.chapter}: " + ("verified: the solution gets full marks and the "
-                                       "untouched student edition gets zero"
+            say(f"{item.chapter}: " + ("verified: the solution gets full marks, the "
+                                       "untouched student edition gets zero, and the student "
+                                       "edition holds every exercise and public test"
                                        if not item.problems else
                                        f"{len(item.problems)} problem(s)"))
     return items

@@ -1,119 +1,228 @@
-"""Run each question's checks on a submission's saved namespace, in a fresh process.
+"""Run each question's checks in a process where no code of the submission runs.
 
 This file runs as a script inside the sandbox, after the submission's own
-kernel (``_worker.py``) has ended and every process it started has been
-killed. It is plain Python: no IPython, so no input transformer, custom
-exception handler or display hook of the submission exists here. It reads
-its job from stdin, imports numpy once, then forks a child that, for each
-question in turn, lays that question's saved namespace over what the earlier
-checks defined and runs the question's checks with ``exec``. If the child
-dies, another one takes over at the next question (running the earlier
-checks first, unreported). The child reports on a pipe of its own; this
-process, which never runs the submission's code and is not dumpable, passes
-on only well-formed verdicts::
+kernel (``_worker.py``) has ended. It is plain Python and not dumpable. For
+each question it builds the checks' namespace from two sources:
 
-    {"event": "check", "q": 0, "n": 1, "ok": false, "ename": "AssertionError", "evalue": "..."}
+* the *reference*: the namespace that the teacher's notebook (the chapter
+  with its solutions) had right before that question's tests, saved by a
+  trusted run of it and restored here, so ``np``, ``expit``, the data and
+  the chapter's helpers are the real ones whatever the submission rebound;
+* the submission's *answers*: only the names the question's solution cells
+  bind (``stable_sigmoid``, ``mse``), restored in a separate process
+  (``_server.py``) and represented here by plain data (numbers, strings,
+  arrays rebuilt from bytes) or by :class:`Remote` handles whose every use
+  is a call into that process answered with plain data (``_wire.py``).
+
+So the submission's code never runs here, no object of it is unpickled
+here, and every comparison a check makes is between plain values. If the
+submission's process dies during a call, that check fails and the next
+check starts a new one. Verdicts go to the grader on a channel only this
+process holds, each with the nonce the grader gave that check::
+
+    {"event": "start", "q": 0, "n": 1, "nonce": "..."}
+    {"event": "check", "q": 0, "n": 1, "ok": false, "ename": "AssertionError", "evalue": "...",
+     "nonce": "...", "crashed": false}
     {"event": "question", "q": 0, "finished": true}
     {"event": "done"}
-
-The grader shows a check's message only when the check's own source
-contains it (see ``_grade.safe_failure``).
 """
 
 import builtins
+import io
 import json
 import os
 import pickle
+import subprocess
 import sys
 
 try:                      # run as a script: its folder is sys.path[0]
+    from _wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
+                       warn_again, write_frame)
     from _worker import apply_limits, events_channel, short
 except ImportError:       # imported as mlcore.homework._checker (documentation, doctests)
+    from ._wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
+                        warn_again, write_frame)
     from ._worker import apply_limits, events_channel, short
 
+SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_server.py")
 
-def restore(path):
-    """The saved namespace; names that fail to load are left out."""
+
+def restore_reference(path):
+    """The teacher's saved namespace (trusted: written by a run of the reference notebook)."""
     import cloudpickle
-    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    namespace = {}
     try:
         with open(path, "rb") as handle:
             data = pickle.load(handle)
-    except Exception:
-        return namespace
-    if not isinstance(data, dict):
-        return namespace
-    if "together" in data:
-        try:
-            saved = cloudpickle.loads(data["together"])
-            if isinstance(saved, dict):
-                namespace.update({k: v for k, v in saved.items() if isinstance(k, str)})
-        except Exception:
-            pass
+    except Exception:      # noqa: BLE001 -- no reference: the checks see only the answers
         return namespace
     for name, blob in (data.get("each") or {}).items():
         try:
             namespace[str(name)] = cloudpickle.loads(blob)
-        except Exception:
+        except Exception:  # noqa: BLE001
             continue
     return namespace
 
 
-def _silently(source, namespace, name):
-    try:
-        exec(compile(source, name, "exec"), namespace)
-    except BaseException:   # noqa: B036 -- its verdict was reported by its own question
-        pass
+class Remote:
+    """A handle on an object in the submission's process; every use asks it for plain data."""
 
+    __slots__ = ("_server", "_id", "_generation", "_type")
 
-def run_questions(questions, start, report, crashed=()):
-    """In the child: each question's checks on its saved namespace, from ``start`` on.
+    def __init__(self, server, ident, generation, kind=""):
+        object.__setattr__(self, "_server", server)
+        object.__setattr__(self, "_id", ident)
+        object.__setattr__(self, "_generation", generation)
+        object.__setattr__(self, "_type", kind)
 
-    The checks share one namespace, as they did in one kernel: a question's
-    saved namespace is laid over what the earlier checks defined. After a
-    crash the next child starts at the next question and first runs the
-    earlier checks silently (except those of the questions whose checks
-    crashed), to rebuild what they defined.
-    """
-    namespace = {"__name__": "__main__", "__builtins__": builtins}
-    for index, question in enumerate(questions[start:], start):
-        saved = restore(question["state"])
-        if index == start:
-            namespace.update(saved)
-            for earlier in questions[:start]:
-                if earlier["number"] not in crashed:
-                    for source in earlier["tests"]:
-                        _silently(source, namespace, "<earlier check>")
-        namespace.update(saved)
-        for n, source in enumerate(question["tests"]):
-            try:
-                exec(compile(source, f"<check {n + 1}>", "exec"), namespace)
-            except BaseException as error:   # noqa: B036 -- a check may raise anything
-                report(q=question["number"], n=n, ok=False, ename=short(type(error).__name__),
-                       evalue=short(error))
-            else:
-                report(q=question["number"], n=n, ok=True)
-        report(q=question["number"], finished=True)
+    def _ask(self, op, *args, want=None):
+        value = self._server.ask(op, self, *args)
+        if want is not None and type(value) not in want:
+            raise TypeError(f"{op}() of the submission's {self._type} object gave "
+                            f"{type(value).__name__}, not plain data")
+        return value
 
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._ask("getattr", name)
 
-def _child(questions, start, events_fd, crashed):
-    """Fork a child running the checks from question ``start``; return its pid and pipe."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:                          # the child: the submission's code runs here
-        os.close(read_end)
-        os.close(events_fd)               # it cannot write to the grader's channel
-        channel = os.fdopen(write_end, "w", buffering=1, encoding="utf-8")
+    def __setattr__(self, name, value):
+        raise AttributeError("the checks cannot change the submission's objects")
 
-        def report(**event):
-            channel.write(json.dumps(event) + "\n")
-            channel.flush()
+    def __call__(self, *args, **kwargs):
+        return self._ask("call", args, kwargs)
+
+    def __getitem__(self, key):
+        return self._ask("getitem", key)
+
+    def __len__(self):
+        return self._ask("len", want=(int,))
+
+    def __iter__(self):
+        return iter(self._ask("iter", want=(list,)))
+
+    def __contains__(self, item):
+        return self._ask("contains", item, want=(bool,))
+
+    def __bool__(self):
+        return self._ask("bool", want=(bool,))
+
+    def __float__(self):
+        return self._ask("float", want=(float,))
+
+    def __int__(self):
+        return self._ask("int", want=(int,))
+
+    def __index__(self):
+        return self._ask("index", want=(int,))
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+        value = self._ask("array", want=(np.ndarray,))
+        return value if dtype is None else value.astype(dtype)
+
+    def __repr__(self):
         try:
-            run_questions(questions, start, report, crashed)
-        finally:
-            os._exit(0)   # skip atexit handlers and finalisers the namespace brought in
-    os.close(write_end)
-    return pid, read_end
+            return self._ask("repr", want=(str,))[:2000]
+        except Exception:  # noqa: BLE001
+            return f"<the submission's {self._type} object>"
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    def __hash__(self):
+        return id(self)
+
+
+class Server:
+    """The submission's process (``_server.py``), started again after it dies."""
+
+    def __init__(self):
+        self.process, self.generation, self.crashed = None, 0, False
+
+    def start(self):
+        request_read, request_write = os.pipe()
+        reply_read, reply_write = os.pipe()
+        self.process = subprocess.Popen(
+            [sys.executable, SERVER, str(reply_write)], stdin=request_read,
+            stdout=subprocess.DEVNULL, pass_fds=(reply_write,), close_fds=True)
+        os.close(request_read)
+        os.close(reply_write)
+        self.write, self.read = request_write, reply_read
+        self.generation += 1
+
+    def stop(self):
+        if self.process is None:
+            return
+        for fd in (self.write, self.read):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        try:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.process = None
+
+    def _persistent_id(self, obj):
+        if isinstance(obj, Remote):
+            if object.__getattribute__(obj, "_generation") != self.generation:
+                raise StudentCrashed("this object belonged to a process of your code that "
+                                     "has ended")
+            return object.__getattribute__(obj, "_id")
+        return None
+
+    def ask(self, op, *args):
+        """Send one request; return its plain reply, or raise what the submission raised."""
+        import cloudpickle
+        if self.process is None:
+            raise StudentCrashed("your code's process has ended")
+        buffer = io.BytesIO()
+        pickler = cloudpickle.CloudPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.persistent_id = self._persistent_id
+        pickler.dump((op, *args))
+        try:
+            write_frame(self.write, buffer.getvalue())
+            frame = read_frame(self.read)
+        except OSError:
+            frame = None
+        if frame is None:
+            self.stop()
+            self.crashed = True
+            raise StudentCrashed("your code ended its process (it exited, crashed or hit a "
+                                 "resource limit) during this check")
+        try:
+            reply = json.loads(frame.decode("utf-8"))
+            raised = reply.get("raise")
+            generation = self.generation
+            value = None if raised else decode(
+                reply["value"], lambda ident: Remote(self, ident, generation))
+        except Exception as error:  # noqa: BLE001 -- a malformed reply: the check fails
+            raise StudentError(f"ValueError: malformed reply ({type(error).__name__})") \
+                from None
+        warn_again(reply.get("warnings"))
+        if raised:
+            raise_again(*(list(raised) + ["", ""])[:2])
+        return value
+
+
+def load_answers(server, question):
+    """Start the submission's process if needed; its answers as plain data or handles."""
+    if server.process is None:
+        server.start()
+    try:
+        answers = server.ask("load", question["state"], question["answers"])
+    except Exception:      # noqa: BLE001 -- no answers: the checks fail with NameError
+        return {}
+    return answers if isinstance(answers, dict) else {}
 
 
 def main():
@@ -123,40 +232,37 @@ def main():
     if not os.access(os.environ.get("TMPDIR", "/tmp"), os.W_OK):
         os.environ["TMPDIR"] = "/tmp"     # the run's folder is read-only here
     sys.modules.setdefault("rfc3987_syntax", None)
-    import cloudpickle  # noqa: F401 -- imported once, before the fork
+    import cloudpickle  # noqa: F401
     import numpy  # noqa: F401
-    questions, start, crashed = job["questions"], 0, set()
-    counts = {q["number"]: len(q["tests"]) for q in questions}
-    while start < len(questions):
-        allowed = {q["number"] for q in questions[start:]}
-        pid, read_end = _child(questions, start, emit.fd, crashed)
-        seen, finished = set(), set()
-        with os.fdopen(read_end, "r", encoding="utf-8", errors="replace") as lines:
-            for line in lines:
-                try:
-                    event = json.loads(line)
-                except ValueError:
-                    continue
-                q = event.get("q") if isinstance(event, dict) else None
-                if not (isinstance(q, int) and q in allowed):
-                    continue
-                n = event.get("n")
-                if (isinstance(n, int) and not isinstance(n, bool) and 0 <= n < counts[q]
-                        and (q, n) not in seen and isinstance(event.get("ok"), bool)):
-                    seen.add((q, n))
-                    emit(event="check", q=q, n=n, ok=event["ok"],
-                         ename=short(event.get("ename", "")), evalue=short(event.get("evalue", "")))
-                elif event.get("finished") is True and q not in finished:
-                    finished.add(q)
-                    emit(event="question", q=q, finished=True)
-        os.waitpid(pid, 0)
-        stopped = next((i for i in range(start, len(questions))
-                        if questions[i]["number"] not in finished), None)
-        if stopped is None:
-            break
-        emit(event="question", q=questions[stopped]["number"], finished=False)
-        crashed.add(questions[stopped]["number"])
-        start = stopped + 1
+    server = Server()
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    for question in job["questions"]:
+        number, answers = question["number"], None
+        namespace.update(restore_reference(question["reference"]))
+        for name in question["answers"]:
+            namespace.pop(name, None)
+        for n, (source, nonce) in enumerate(zip(question["tests"], question["nonces"])):
+            if answers is None or server.process is None:
+                for name in question["answers"]:
+                    namespace.pop(name, None)
+                answers = load_answers(server, question)
+                namespace.update({k: v for k, v in answers.items()
+                                  if k in question["answers"]})
+            server.crashed = False
+            emit(event="start", q=number, n=n, nonce=nonce)
+            try:
+                exec(compile(source, f"<check {n + 1}>", "exec"), namespace)
+            except BaseException as error:   # noqa: B036 -- a check may raise anything
+                ename = type(error).__name__
+                if isinstance(error, StudentError):
+                    ename = str(error).split(":", 1)[0]
+                emit(event="check", q=number, n=n, ok=False, nonce=nonce,
+                     ename=short(ename), evalue=short(error), crashed=server.crashed)
+            else:
+                emit(event="check", q=number, n=n, ok=True, nonce=nonce,
+                     crashed=server.crashed)
+        emit(event="question", q=number, finished=True)
+    server.stop()
     emit(event="done")
     os._exit(0)
 

@@ -7,7 +7,8 @@ tag                    meaning
 =====================  =======================================================
 ``exercise``           Markdown cell holding an ``{exercise}`` directive with
                        a ``:label:`` (the question's name)
-``points:N``           the exercise is worth N points (on the exercise cell)
+``points:N``           the exercise is worth N points (on the exercise cell);
+                       on a test cell: that test is worth N of them
 ``manual``             pen-and-paper: graded by the teacher (on the exercise
                        cell)
 ``solution``           code cell with the solution; the part a student writes
@@ -29,6 +30,8 @@ import ast
 import copy
 import re
 from dataclasses import dataclass, field
+
+from ._rules import check_forbid
 
 __all__ = ["Question", "FormatError", "parse_questions", "stub_solution",
            "student_edition", "autograder_notebook", "tags_of", "check_notebook"]
@@ -68,6 +71,9 @@ class Question:
         Indices of its ``solution`` code cells.
     test_cells : list of (int, bool)
         Indices of its test cells and whether each is hidden.
+    forbid : list of str
+        Names its solution must not use (``homework.forbid`` in the exercise
+        cell's metadata), checked by :func:`mlcore.homework._rules.forbidden_uses`.
     """
 
     name: str
@@ -76,6 +82,7 @@ class Question:
     exercise_cell: int
     solution_cells: list = field(default_factory=list)
     test_cells: list = field(default_factory=list)
+    forbid: list = field(default_factory=list)
 
 
 def check_notebook(nb, name: str = "nb") -> None:
@@ -219,7 +226,11 @@ def parse_questions(nb) -> list[Question]:
             if any(q.name == name for q in questions):
                 raise FormatError(f"{_where(index, cell)}: the label {name!r} is used by two "
                                   "exercises; labels name questions and must be unique.")
-            questions.append(Question(name, _points(index, cell, tags), "manual" in tags, index))
+            meta = (cell.get("metadata") or {}).get(META_KEY) or {}
+            forbid = check_forbid(meta.get("forbid") if isinstance(meta, dict) else None,
+                                  _where(index, cell))
+            questions.append(Question(name, _points(index, cell, tags), "manual" in tags, index,
+                                      forbid=forbid))
             continue
         role = tags & ({"solution"} | TEST_TAGS)
         if not role:
@@ -423,6 +434,15 @@ def student_edition(nb, chapter: str) -> dict:
             cells.append(_markdown("homework-note", _note(chapter, questions), ["homework-note"]))
             noted = True
         if cell["cell_type"] == "markdown" and _opens(text, "solution-start"):
+            # Keep what comes before the directive (the exercise's statement, in 01 and 05).
+            lines = text.split("\n")
+            start = next(i for i, line in enumerate(lines) if (m := _FENCE_OPEN.match(line))
+                         and m.group(3) == "solution-start")
+            before = _strip_directives("\n".join(lines[:start]), {"solution"})
+            if before.strip():
+                new = _clean(cell, index)
+                new["source"] = before
+                cells.append(new)
             gated = True
         if cell["cell_type"] == "markdown" and _opens(text, "solution-end"):
             gated = False

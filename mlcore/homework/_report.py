@@ -133,7 +133,8 @@ def _write_nofollow(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     check_output_paths(path)
     if path.is_dir() and not path.is_symlink():
-        raise RuntimeError(f"refusing to write {path}: it is a folder.")
+        raise IsADirectoryError(f"refusing to write {str(path)!r}: it is a folder; give a "
+                                "file name such as grades.csv.")
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
@@ -150,7 +151,7 @@ def _write_nofollow(path: Path, text: str) -> None:
 def _number(value) -> str:
     if value is None:
         return ""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
@@ -173,20 +174,31 @@ def _check_graded(spec, graded) -> list:
 
 
 def write_grades(path, spec: dict, graded: list) -> None:
-    """Write grades.csv: ``file``, one column per question, ``total``, ``status``."""
+    """Write grades.csv: ``file``, one column per question, ``total``, ``status``, ``flags``
+    (for review; see ``_flags.py``), ``cpu_seconds`` and ``peak_mb`` (resident memory)."""
     path = _path(path, "path")
+    if not str(path).strip() or str(path) in (".", os.sep) or path.is_dir():
+        raise IsADirectoryError(f"path={str(path)!r} is a folder, not a CSV file to write; "
+                                "give a file name such as grades.csv.")
     graded = _check_graded(spec, graded)
     names = [q["name"] for q in spec["questions"]]
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["file", *names, "total", "status"])
+    roster = any(g.student for g in graded)
+    late = any(g.late for g in graded)
+    writer.writerow(["file", *(["student"] if roster else []), *names, "total", "status",
+                     *(["late"] if late else []), "flags", "cpu_seconds", "peak_mb"])
     for g in graded:
-        writer.writerow([g.file, *(_number(g.scores[n]) for n in names), _number(g.total),
-                         g.status])
+        writer.writerow([g.file, *([g.student] if roster else []),
+                         *(_number(g.scores[n]) for n in names), _number(g.total), g.status,
+                         *([g.late] if late else []), "; ".join(g.flags), f"{g.cpu:.1f}",
+                         f"{g.peak_mb:.0f}"])
     _write_nofollow(path, buffer.getvalue())
 
 
 EXPLAIN = {"ok": "your notebook ran to the end without errors",
+           "tampered": "the checks' results were tampered with, so the autograded questions "
+                       "score zero; your teacher will read your notebook",
            "error": "some of your cells raised an error or the notebook stopped early",
            "timeout": "your notebook ran out of time",
            "unreadable": "your file is not a notebook that can be read",
@@ -275,6 +287,7 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
                          f"pen-and-paper questions of chapter {spec['chapter']}; those are: "
                          f"{sorted(manual) or 'none'}.")
     by_file = {row["file"]: row for row in rows}
+    old_manual = {row["file"]: {n: row.get(n, "") for n in manual} for row in rows}
     problems, seen = [], {}
     for line, entry in enumerate(given, start=2):
         file = (entry.get("file") or "").strip()
@@ -310,9 +323,12 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
         warnings.warn(f"no manual scores for {len(missing)} student(s) of {grades_csv}: "
                       f"{', '.join(missing)}; their total counts autograded points only.",
                       UserWarning, stacklevel=2)
-    questions = [q["name"] for q in spec["questions"]]
     for row in rows:
-        row["total"] = _number(sum(float(row[n]) for n in questions if row.get(n, "") != ""))
+        # The autograded part of the total is kept as grade computed it (unrounded); only
+        # the manual part changes, so merging never moves an autograded total by rounding.
+        before = sum(float(old_manual[row["file"]].get(n) or 0) for n in manual)
+        after = sum(float(row.get(n) or 0) for n in manual)
+        row["total"] = _number(float(row["total"] or 0) - before + after)
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=header)
     writer.writeheader()

@@ -1,8 +1,10 @@
 """Run an untrusted Python script in an isolated process: the grader's sandbox.
 
-Every run gets a wall-clock limit, a limit on the CPU time of its whole
-process tree (measured by the grader from ``/proc``, so a busy machine does
-not eat a submission's time), rlimits on address space, CPU time and file
+Every run gets a limit on the CPU time of its whole process tree
+(measured by the grader from ``/proc``, so a busy machine does not eat a
+submission's time), is stopped when it stalls (its CPU time grows by less
+than 1 s in 30 s of wall-clock time), a wall-clock limit only where CPU time
+cannot be measured, rlimits on address space, CPU time and file
 size, a capped capture of stdout and stderr, and its own session, killed as
 a group (with everything it started) when the run ends.
 
@@ -39,6 +41,7 @@ MARK = "@@mlcore-homework@@ "
 STDOUT_CAP = 16 * 2**20                     # events: far more than 10,000 cells need
 STDERR_CAP = 64 * 2**10                     # the tail is kept
 TMPFS_BYTES = 512 * 2**20
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 SYSTEM_FOLDERS = ("usr", "etc", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
 
 
@@ -50,8 +53,7 @@ class Limits:
     ----------
     timeout : float
         CPU seconds for the whole notebook (its process tree), and again for
-        its checks. The wall-clock limit is ``wall_factor`` times
-        as long plus 30 s, a safety margin for a loaded machine.
+        its checks.
     memory_mb : float
         Address-space limit (``RLIMIT_AS``) of every process, in MiB.
     file_mb : float
@@ -59,7 +61,12 @@ class Limits:
     sandbox : {"auto", "bwrap", "none"}
         ``"auto"`` uses bubblewrap when it works, ``"bwrap"`` requires it.
     wall_factor : float
-        Wall-clock limit as a multiple of ``timeout`` (plus 30 s).
+        Wall-clock limit as a multiple of ``timeout`` (plus 30 s), used only
+        where the CPU time cannot be measured (not Linux).
+    stall_seconds : float
+        A run whose CPU time grows by less than 1 s in this much wall-clock
+        time is stalled (sleeping, waiting) and stopped with ``timeout``
+        (Linux). A run that computes is never stopped by the clock.
 
     Examples
     --------
@@ -76,6 +83,7 @@ class Limits:
     file_mb: float = 64.0
     sandbox: str = "auto"
     wall_factor: float = 3.0
+    stall_seconds: float = 30.0
 
     def __post_init__(self):
         object.__setattr__(self, "timeout", check_real(
@@ -85,6 +93,7 @@ class Limits:
                    why="the kernel alone needs a few hundred MiB of address space")
         check_real(self.file_mb, "file_mb", low=0, low_open=True)
         check_real(self.wall_factor, "wall_factor", low=1)
+        check_real(self.stall_seconds, "stall_seconds", low=1)
         check_option(self.sandbox, "sandbox", ("auto", "bwrap", "none"))
 
     @property
@@ -103,12 +112,13 @@ class RunResult:
     """What happened to one run: its events, how it ended and what it cost."""
 
     events: list
-    timed_out: str | None        # None, "cpu" or "wall"
+    timed_out: str | None        # None, "cpu", "stall" or "wall"
     returncode: int | None
     isolation: str
     stderr: str = ""
     cpu: float = 0.0
     wall: float = 0.0
+    peak_mb: float = 0.0          # largest resident memory of the process tree, sampled
 
     @property
     def finished(self) -> bool:
@@ -153,7 +163,7 @@ def _bind_args(paths, flag="--ro-bind") -> list:
 def _bwrap_base() -> list:
     return [shutil.which("bwrap"), "--unshare-all", "--unshare-user", "--uid", "65534",
             "--gid", "65534", "--disable-userns", "--cap-drop", "ALL", "--die-with-parent",
-            "--new-session", *_system_binds(), "--dev", "/dev", "--proc", "/proc",
+            "--new-session", "--as-pid-1", *_system_binds(), "--dev", "/dev", "--proc", "/proc",
             "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp"]
 
 
@@ -225,7 +235,7 @@ def _masks(hide, bound) -> list:
 
 
 def _command(script: str, workdir: Path, hide, isolation: str, writable: bool,
-             state: Path | None) -> list:
+             state: Path | None, readonly=()) -> list:
     command = [sys.executable, str(PACKAGE / script)]
     if isolation != "bwrap":
         return command
@@ -234,6 +244,7 @@ def _command(script: str, workdir: Path, hide, isolation: str, writable: bool,
     return (_bwrap_base() + _bind_args(paths) + _masks(hide, bound)
             + _bind_args([workdir], "--bind" if writable else "--ro-bind")
             + (_bind_args([state], "--bind" if writable else "--ro-bind") if state else [])
+            + _bind_args(list(readonly))
             + ["--chdir", str(workdir), "--"] + command)
 
 
@@ -251,6 +262,18 @@ def _process_table() -> dict:
         # after the command: state ppid ... utime(11) stime(12) cutime(13) cstime(14)
         table[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
     return table
+
+
+def _resident_mb(pids) -> float:
+    """Resident memory of these processes together, in MiB (0 for those gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as handle:
+                total += int(handle.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total * PAGE / 2**20
 
 
 def _tree(root: int, table: dict) -> list:
@@ -364,7 +387,7 @@ def _parse(stdout: bytes) -> list:
 
 
 def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
-               writable: bool = True, state=None) -> RunResult:
+               writable: bool = True, state=None, readonly=()) -> RunResult:
     """Run ``mlcore/homework/<script>`` on ``job`` (JSON on its stdin) inside the sandbox.
 
     Parameters
@@ -383,6 +406,8 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
         Whether the run may write to ``workdir`` and ``state``.
     state : path-like, optional
         A second folder the run sees (where the namespace is saved).
+    readonly : list of path-like
+        More folders the run sees, read-only (the teacher's reference snapshots).
 
     Returns
     -------
@@ -400,14 +425,15 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
     stdin.seek(0)
     start = time.monotonic()
     process = subprocess.Popen(
-        _command(script, workdir, hide, isolation, writable, Path(state) if state else None),
+        _command(script, workdir, hide, isolation, writable, Path(state) if state else None,
+                 [Path(p) for p in readonly]),
         cwd=workdir,
         env=_environment(workdir, token), stdin=stdin, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, start_new_session=True, close_fds=True)
     stdin.close()
     out, err, kept = bytearray(), bytearray(), 0
     open_fds = {process.stdout.fileno(): out, process.stderr.fileno(): err}
-    timed_out, cpu, ended_at = None, 0.0, None
+    timed_out, cpu, ended_at, progress, peak = None, 0.0, None, [], 0.0
     linux = sys.platform.startswith("linux")
     try:
         while open_fds:
@@ -435,10 +461,21 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
                 continue
             if linux:
                 table = _process_table()
-                cpu = max(cpu, sum(table[p][1] for p in _tree(process.pid, table)))
+                tree = _tree(process.pid, table)
+                cpu = max(cpu, sum(table[p][1] for p in tree))
+                peak = max(peak, _resident_mb(tree))
                 if cpu > limits.timeout:
                     timed_out = "cpu"
-            if now - start > limits.wall_seconds:
+                # A stall: the tree's CPU time grew by less than 1 s in stall_seconds of
+                # wall time (sleeping, waiting for input). A run that computes, however
+                # slowly the machine lets it, is never cut by the clock.
+                progress.append((now, cpu))
+                while len(progress) > 1 and now - progress[1][0] >= limits.stall_seconds:
+                    progress.pop(0)
+                if (now - progress[0][0] >= limits.stall_seconds
+                        and cpu - progress[0][1] < 1.0):
+                    timed_out = "stall"
+            elif now - start > limits.wall_seconds:
                 timed_out = "wall"
             if timed_out:
                 break
@@ -452,4 +489,4 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
         process.stderr.close()
     return RunResult(_parse(bytes(out)), timed_out, process.returncode, isolation,
                      bytes(err[-STDERR_CAP:]).decode("utf-8", "replace")[-2000:], cpu,
-                     time.monotonic() - start)
+                     time.monotonic() - start, peak)

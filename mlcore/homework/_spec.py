@@ -11,9 +11,12 @@ import json
 import os
 from pathlib import Path
 
-from ._format import check_chapter, parse_questions
+from ._format import FormatError, check_chapter, parse_questions, tags_of
+from ._flags import answer_hash
+from ._rules import answer_names, check_forbid
 
-__all__ = ["SPEC_NAME", "build_spec", "check_spec", "load_spec", "add_extra_tests"]
+__all__ = ["SPEC_NAME", "build_spec", "check_spec", "load_spec", "add_extra_tests",
+           "test_weights"]
 
 SPEC_NAME = "autograder.json"
 
@@ -21,6 +24,44 @@ SPEC_NAME = "autograder.json"
 def _source(cell) -> str:
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _stub(source: str) -> str:
+    from ._format import stub_solution
+    try:
+        return stub_solution(source)
+    except ValueError:
+        return source
+
+
+def _test_points(cell, q) -> dict:
+    """``{"points": N}`` for a test cell tagged ``points:N``, else ``{}``."""
+    found = [t.split(":", 1)[1] for t in tags_of(cell) if t.startswith("points:")]
+    if not found:
+        return {}
+    try:
+        value = float(found[0])
+    except ValueError:
+        value = float("nan")
+    if len(found) > 1 or not 0 <= value < float("inf"):
+        raise FormatError(f"a test cell of {q.name!r} has tags {sorted(found)}; give one "
+                          "'points:N' with N >= 0.")
+    return {"points": value}
+
+
+def test_weights(q: dict) -> list:
+    """Points of each test of a question: ``points:N`` tags, the rest shared equally.
+
+    Examples
+    --------
+    >>> test_weights({"points": 3, "tests": [{"points": 2}, {}, {}]})
+    [2, 0.5, 0.5]
+    """
+    tests = q["tests"]
+    tagged = [t["points"] for t in tests if "points" in t]
+    rest = max(q["points"] - sum(tagged), 0.0)
+    untagged = len(tests) - len(tagged)
+    return [t["points"] if "points" in t else rest / untagged for t in tests]
 
 
 def build_spec(nb, chapter: str) -> dict:
@@ -42,12 +83,27 @@ def build_spec(nb, chapter: str) -> dict:
     questions = []
     for q in parse_questions(nb):
         cells = nb["cells"]
+        answers = []
+        for i in q.solution_cells:
+            answers += [n for n in answer_names(_source(cells[i])) if n not in answers]
         questions.append({
             "name": q.name, "points": q.points, "manual": q.manual,
             "anchors": [cells[i].get("id") or f"cell-{i}" for i in q.solution_cells],
-            "tests": [{"source": _source(cells[i]), "hidden": hidden, "origin": "chapter"}
+            "test_anchors": [cells[i].get("id") or f"cell-{i}" for i, _ in q.test_cells],
+            "answers": answers, "forbid": list(q.forbid),
+            "binds": sorted({n for i in q.solution_cells for n in answer_names(
+                _source(cells[i]), marked_only=False)}),
+            "solution_hash": answer_hash([_source(cells[i]) for i in q.solution_cells]),
+            "stub_hash": answer_hash([_stub(_source(cells[i])) for i in q.solution_cells]),
+            "tests": [dict({"source": _source(cells[i]), "hidden": hidden, "origin": "chapter"},
+                           **_test_points(cells[i], q))
                       for i, hidden in q.test_cells]})
-    return {"format": 1, "chapter": chapter, "questions": questions}
+        tagged = sum(t.get("points", 0) for t in questions[-1]["tests"])
+        if tagged > q.points + 1e-9:
+            raise FormatError(f"exercise {q.name!r}: its test cells' points:N tags add up to "
+                              f"{tagged:g}, more than its {q.points:g} points.")
+    cells = [c.get("id") for c in nb["cells"] if c.get("cell_type") == "code" and c.get("id")]
+    return {"format": 1, "chapter": chapter, "questions": questions, "cells": cells}
 
 
 def check_spec(spec, name: str = "spec") -> dict:
@@ -77,14 +133,22 @@ def check_spec(spec, name: str = "spec") -> dict:
         if not ok:
             raise ValueError(f"{where} must have a 'name' string, positive 'points', a "
                              f"'manual' flag and a 'tests' list, got {str(q)[:120]}.")
+        for key in ("answers", "test_anchors", "binds"):
+            if not (isinstance(q.get(key, []), list)
+                    and all(isinstance(v, str) for v in q.get(key, []))):
+                raise ValueError(f"{where}['{key}'] must be a list of strings.")
+        check_forbid(q.get("forbid"), where)
         if q["name"] in seen:
             raise ValueError(f"{where}: question {q['name']!r} appears twice.")
         seen.add(q["name"])
         for k, test in enumerate(q["tests"]):
+            points = test.get("points", 0) if isinstance(test, dict) else 0
             if not (isinstance(test, dict) and isinstance(test.get("source"), str)
-                    and isinstance(test.get("hidden"), bool)):
-                raise ValueError(f"{where}['tests'][{k}] must have a 'source' string and a "
-                                 "'hidden' flag.")
+                    and isinstance(test.get("hidden"), bool)
+                    and isinstance(points, (int, float)) and not isinstance(points, bool)
+                    and 0 <= points <= q["points"]):
+                raise ValueError(f"{where}['tests'][{k}] must have a 'source' string, a "
+                                 "'hidden' flag and at most the question's points.")
         if not q["manual"] and not q["tests"]:
             raise ValueError(f"{where}: autograded question {q['name']!r} has no tests.")
     return spec

@@ -3,10 +3,11 @@
 This file runs as a script, inside the sandbox that :mod:`mlcore.homework._sandbox`
 prepares. Its job holds the submission's cells only: no test, public or
 hidden, is ever in this process, in the kernel or on the disk they can see.
-After the last solution cell of each question it saves the kernel's
-namespace (``cloudpickle``) to ``<state>/<n>.pkl``; each question's checks then
-run in a fresh process (``_checker.py``) on that saved state, where nothing
-the submission installed in IPython (input transformers, custom exception
+Right before each question's first test cell it saves, one ``cloudpickle``
+blob per name, the names that question's solution binds (for a trusted run
+of the teacher's notebook: every name) to a file of the job. The checks then
+run in other processes (``_checker.py``, ``_server.py``), where nothing the
+submission installed in IPython (input transformers, custom exception
 handlers, display hooks) exists. Events are printed on stdout, one per line,
 each starting with ``MARK``::
 
@@ -19,42 +20,33 @@ each starting with ``MARK``::
 The submission can forge these lines; they only describe its own cells.
 
 Job keys: ``cells`` (list of code strings), ``snapshots`` (list of
-``[cell index, snapshot number]``), ``state`` (folder of the snapshots),
-``cell_timeout`` (seconds), ``workdir``,
+``[cell index, snapshot number, path, names or None]``; after cell -1 means
+before the first), ``workdir``,
 ``limits`` (``{"memory_mb", "cpu_seconds", "file_mb"}``).
 """
 
 import json
-import math
 import os
 import sys
 
 MARK = "@@mlcore-homework@@ "
 MAX_TEXT = 600
 
-SNAPSHOT = '''def _mlcore_snapshot(path):
+SNAPSHOT = '''def _mlcore_snapshot(path, wanted):
     import pickle, cloudpickle
     shell = get_ipython()
     skip = set(shell.user_ns_hidden)
-    names = {name: value for name, value in list(shell.user_ns.items())
-             if not name.startswith("_") and name not in skip}
-    try:
-        data = {"together": cloudpickle.dumps(names)}
-    except BaseException:
-        good = {}
-        for name, value in names.items():
-            try:
-                cloudpickle.dumps(value)
-            except BaseException:
-                continue
-            good[name] = value
+    each = {}
+    for name, value in list(shell.user_ns.items()):
+        if name.startswith("_") or name in skip or (wanted is not None and name not in wanted):
+            continue
         try:
-            data = {"together": cloudpickle.dumps(good)}
+            each[name] = cloudpickle.dumps(value)
         except BaseException:
-            data = {"each": {name: cloudpickle.dumps(value) for name, value in good.items()}}
+            continue
     with open(path, "wb") as handle:
-        pickle.dump(data, handle)
-_mlcore_snapshot(PATH)
+        pickle.dump({"each": each}, handle)
+_mlcore_snapshot(PATH, NAMES)
 del _mlcore_snapshot
 '''
 
@@ -118,21 +110,21 @@ def main():
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-    state = job["state"]
     after = {}
-    for cell, number in job.get("snapshots", []):
-        after.setdefault(cell, []).append(number)
-    plan = [("snapshot", number) for number in after.get(-1, [])]
+    for cell, number, path, names in job.get("snapshots", []):
+        after.setdefault(cell, []).append((number, path, names))
+    plan = [("snapshot", item) for item in after.get(-1, [])]
     for n in range(len(job["cells"])):
-        plan += [("cell", n)] + [("snapshot", number) for number in after.get(n, [])]
+        plan += [("cell", n)] + [("snapshot", item) for item in after.get(n, [])]
     nb = nbformat.v4.new_notebook()
     for i, (kind, n) in enumerate(plan):
         source = (job["cells"][n] if kind == "cell" else
-                  SNAPSHOT.replace("PATH", repr(os.path.join(state, f"{n}.pkl"))))
+                  SNAPSHOT.replace("PATH", repr(n[1])).replace("NAMES", repr(n[2])))
         nb.cells.append(nbformat.v4.new_code_cell(source, id=f"c{i}"))
-    timeout = int(math.ceil(job["cell_timeout"]))   # nbclient wants whole seconds
+    # No wall-clock limit per cell: the grader stops a run that stalls (its CPU time
+    # stops growing) or uses up its CPU time; a run that computes is never cut.
     try:
-        client = NotebookClient(nb, timeout=timeout, allow_errors=True,
+        client = NotebookClient(nb, timeout=None, allow_errors=True,
                                 kernel_name="python3", record_timing=False,
                                 store_widget_state=False, skip_cells_with_tag="",
                                 shutdown_kernel="immediate",
@@ -143,17 +135,16 @@ def main():
                 try:
                     client.execute_cell(cell, i)
                 except CellTimeoutError:
-                    emit(event="dead", n=n, reason="the cell ran longer than the time limit")
+                    emit(event="dead", n=None, reason="the cell ran longer than the time limit")
                     break
                 except DeadKernelError:
-                    emit(event="dead", n=n, reason="the kernel died (exited, crashed or "
+                    emit(event="dead", n=None, reason="the kernel died (exited, crashed or "
                                                    "was killed by a resource limit)")
                     break
                 error = next((o for o in cell.outputs if o.get("output_type") == "error"), None)
                 cell.outputs = []     # a cell printing 100 MB keeps none of it
                 if kind == "snapshot":
-                    path = os.path.join(state, f"{n}.pkl")
-                    emit(event="snapshot", n=n, ok=error is None and os.path.exists(path))
+                    emit(event="snapshot", n=n[0], ok=error is None and os.path.exists(n[1]))
                 elif error is None:
                     emit(event="cell", n=n, ok=True)
                 else:

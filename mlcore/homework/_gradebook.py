@@ -1,0 +1,69 @@
+"""Fill a gradebook CSV exported from Canvas or Moodle with the autograded totals.
+
+Export the gradebook from the LMS (Canvas: Grades, Export, "Export Entire
+Gradebook"; Moodle: Grades, Export, "Plain text file"), grade with
+``--roster`` so that each row of grades.csv has the student's id, and pass
+``--gradebook FILE --gradebook-column COLUMN``. The file is copied with that
+column filled, as ``<FILE stem>_filled.csv`` next to grades.csv, ready to
+import. The student's id is matched against, for Canvas, the columns ``ID``
+(the number in Canvas's submission file names), ``SIS User ID`` and
+``SIS Login ID``; for Moodle, ``ID number``, ``Email address`` and
+``Username``. Canvas's ``Points Possible`` row is kept as it is.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+__all__ = ["fill_gradebook"]
+
+KEYS = {"canvas": ("ID", "SIS User ID", "SIS Login ID"),
+        "moodle": ("ID number", "Email address", "Username")}
+
+
+def _kind(header) -> str:
+    if "Student" in header and "ID" in header and "SIS User ID" in header:
+        return "canvas"
+    if "Email address" in header or "ID number" in header:
+        return "moodle"
+    raise ValueError(f"--gradebook has columns {header[:8]}; expected a Canvas export "
+                     "(Student, ID, SIS User ID, ...) or a Moodle export (First name, Last "
+                     "name, ID number, ..., Email address, ...).")
+
+
+def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
+    """Copy ``gradebook`` to ``out`` with ``column`` set to ``totals[student id]``.
+
+    Returns ``(filled, unmatched_ids, ungraded_rows)``.
+    """
+    from ._report import _number, _write_nofollow
+    text = Path(gradebook).read_bytes().decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    if not rows:
+        raise ValueError(f"--gradebook {str(gradebook)!r} is empty.")
+    header = rows[0]
+    kind = _kind(header)
+    if column not in header:
+        raise ValueError(f"--gradebook-column {column!r} is not a column of {gradebook}; its "
+                         f"columns are {header}.")
+    target, keys = header.index(column), [header.index(k) for k in KEYS[kind] if k in header]
+    wanted = {str(k).strip().lower(): v for k, v in totals.items() if str(k).strip()}
+    seen, ungraded, filled = set(), [], 0
+    for row in rows[1:]:
+        if kind == "canvas" and row and row[0].strip().startswith("Points Possible"):
+            continue
+        row += [""] * (len(header) - len(row))
+        found = next((row[k].strip().lower() for k in keys
+                      if row[k].strip().lower() in wanted), None)
+        if found is None:
+            ungraded.append(row[0])
+            continue
+        row[target] = _number(wanted[found])
+        seen.add(found)
+        filled += 1
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n" if "\r\n" in text else "\n").writerows(rows)
+    _write_nofollow(Path(out), buffer.getvalue())
+    return filled, sorted(set(wanted) - seen), ungraded
