@@ -59,7 +59,8 @@ def describe_figure(figure, *, max_panels: int = 6) -> str:
         The figure to describe.
     max_panels : int, default=6
         Panels (axes with something drawn) described one by one; more are
-        counted, not described.
+        counted, not described. A panel with no title or axis labels is
+        described by the words written on it.
 
     Returns
     -------
@@ -86,13 +87,21 @@ def describe_figure(figure, *, max_panels: int = 6) -> str:
     if suptitle is not None and suptitle.get_text().strip():
         parts.append(_plain(suptitle.get_text()) + ".")
     panels = [ax for ax in figure.axes
-              if ax.get_visible() and ax.axison and ax.get_label() != "<colorbar>"
+              if ax.get_visible() and ax.get_label() != "<colorbar>"
               and (ax.lines or ax.collections or ax.patches or ax.images or ax.texts)]
     for i, ax in enumerate(panels[:max_panels]):
         title = _plain(ax.get_title() or ax.get_title("left") or ax.get_title("right"))
         labels = [f"{name}: {_plain(text)}" for name, text in
-                  (("x", ax.get_xlabel()), ("y", ax.get_ylabel())) if text.strip()]
-        described = title + (f" ({'; '.join(labels)})" if labels else "")
+                  (("x", ax.get_xlabel()), ("y", ax.get_ylabel())) if ax.axison and text.strip()]
+        if not (title or labels):
+            # A diagram drawn with text (a critical-difference plot, a tree):
+            # its words say what it shows.
+            words = list(dict.fromkeys(_plain(t.get_text()) for t in ax.texts if t.get_text().strip()))
+            labels = [f"labels: {', '.join(words[:10])}" + (", ..." if len(words) > 10 else "")] if words else []
+        if title and labels:
+            described = f"{title} ({'; '.join(labels)})"
+        else:
+            described = title or "; ".join(labels)
         if not described:
             continue
         prefix = f"Panel {i + 1}: " if len(panels) > 1 else ""

@@ -202,6 +202,37 @@ class InteractiveFigure(ABC):
         image.save(buffer, format="png", compress_level=1)
         return buffer.getvalue()
 
+    def as_image(self, **params):
+        """The figure at ``params`` as a displayable PNG with its text alternative.
+
+        Like :meth:`render`, but an ``IPython.display.Image`` whose ``alt``
+        (the figure's titles and axis labels, then the values shown) reaches
+        the website's ``<img alt>`` and screen readers.
+
+        Examples
+        --------
+        >>> import ipywidgets as w
+        >>> class Line(InteractiveFigure):
+        ...     def controls(self):
+        ...         return {"slope": w.FloatSlider(value=1.0, min=0.0, max=2.0, description="slope")}
+        ...     def setup(self, fig):
+        ...         ax = fig.add_subplot()
+        ...         (self.line,) = ax.plot([0, 1], [0, 1])
+        ...         ax.set(title="A line", xlabel="x", ylim=(0, 2))
+        ...     def update(self, slope):
+        ...         self.line.set_ydata([0, slope])
+        >>> Line().as_image(slope=2.0).metadata["alt"]
+        'A line (x: x). Shown for slope 2.0.'
+        """
+        from IPython.display import Image
+
+        from ._figure_text import describe_figure
+
+        png = self.render(**params)
+        shown = ", ".join(f"{name} {value}" for name, value in params.items())
+        alt = describe_figure(self.fig).rstrip(".") + (f". Shown for {shown}." if shown else ".")
+        return Image(png, metadata={"alt": alt})
+
     def live(self):
         """An ipywidgets panel: the controls above the figure, redrawn on every change."""
         import ipywidgets as widgets

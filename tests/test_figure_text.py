@@ -71,3 +71,15 @@ def test_inline_figures_carry_the_description_as_png_alt_metadata():
         assert backend_inline._fetch_figure_metadata.__wrapped__ is getattr(before, "__wrapped__", before)
     finally:
         backend_inline._fetch_figure_metadata = before
+
+
+def test_a_diagram_without_titles_is_described_by_its_words():
+    fig, ax = plt.subplots()
+    ax.set_axis_off()
+    for i, name in enumerate(["logistic", "LDA", "tree", "logistic"]):
+        ax.text(i, 0, name)
+    assert describe_figure(fig) == "labels: logistic, LDA, tree."
+    fig2, ax2 = plt.subplots()
+    ax2.plot([0, 1]); ax2.set(xlabel="K", ylabel="error")
+    assert describe_figure(fig2) == "x: K; y: error."
+    plt.close(fig); plt.close(fig2)
