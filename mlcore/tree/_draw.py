@@ -295,7 +295,7 @@ class TreeDepthFigure(InteractiveFigure):
         self.ax_tree.set_title("the tree (left branch: test true)", fontsize=9)
         self.edges = self.ax_tree.add_collection(LineCollection([], colors="#555", linewidths=0.8))
         self.nodes = self.ax_tree.scatter([], [], s=22, edgecolors="#333", linewidths=0.6, zorder=3)
-        self.split_labels = [self.ax_tree.text(0, 0, "", fontsize=7.5, ha="center", va="bottom", zorder=4,
+        self.split_labels = [self.ax_tree.text(0, 0, "", fontsize=8, ha="center", va="bottom", zorder=4,
                                                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
                                                      "alpha": 0.85})
                              for _ in range(2 ** self.labelled_levels - 1)]
