@@ -15,6 +15,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mlcore.datasets import load_wine_quality, read_data_file
 from mlcore.tree import (DecisionTreeClassifier, ObliqueTreeClassifier, TreeDepthFigure, entropy, gain_ratio, gini, gini_index,
+                         oblique_split_text,
                          information_gain, intrinsic_value, plot_tree, threshold_gains)
 
 
@@ -174,6 +175,54 @@ def test_figure():
     assert figure.render(max_depth=5, pruning="post")[:4] == b"\x89PNG"
     with pytest.raises(ValueError, match="pruning must be one of"):
         figure.render(max_depth=5, pruning="pre")
+
+
+def test_figure_draws_the_tree_of_each_setting():
+    figure = TreeDepthFigure(n_samples=90)
+    for (pruned, depth), (nodes, colours, edges, labels) in figure.drawings.items():
+        tree = (figure.pruned if pruned else figure.trees)[depth]
+        assert len(nodes) == len(colours) == 2 * tree.n_leaves() - 1 and len(edges) == len(nodes) - 1
+        assert colours.count("#ffffff") == tree.n_leaves() - 1                 # internal nodes are white
+        assert np.all((nodes >= 0) & (nodes <= 1))
+        root = tree.tree_
+        if not root.is_leaf:
+            assert labels[0] == (tuple(nodes[0]), f"x{'₁₂'[root.feature]} ≤ {root.threshold:.2f}")
+        assert len(labels) <= len(figure.split_labels)
+    figure.render(max_depth=6)
+    assert len(figure.nodes.get_offsets()) == 2 * figure.trees[6].n_leaves() - 1
+    figure.render(max_depth=1, pruning="post")
+    shown = [t.get_text() for t in figure.split_labels if t.get_visible()]
+    assert len(figure.nodes.get_offsets()) == 2 * figure.pruned[1].n_leaves() - 1
+    assert len(shown) == figure.pruned[1].n_leaves() - 1
+
+
+def test_oblique_split_text():
+    assert oblique_split_text(np.array([0.42, -0.91]), -0.13, ["density", "sugar"]) == "0.42·density − 0.91·sugar ≤ 0.13"
+    assert oblique_split_text(np.array([-0.5, 0.25]), 0.3, ["a", "b"]) == "−0.50·a + 0.25·b ≤ −0.30"
+    assert oblique_split_text(np.array([1.0, 0.0]), -0.5, ["a", "b"]) == "1.00·a ≤ 0.50"
+
+
+def test_plot_tree_draws_an_oblique_tree_with_its_split_equations():
+    rng = np.random.default_rng(4)
+    X = rng.uniform(size=(300, 2))
+    y = (X[:, 0] + X[:, 1] > 1).astype(int)
+    oblique = ObliqueTreeClassifier(max_depth=2).fit(X, y)
+    svg = plot_tree(oblique, ["density", "sugar"], class_names={0: "bad", 1: "good"}).svg
+    splits = oblique.splits()
+    assert svg.startswith("<svg") and svg.count("<rect") == len(splits) + oblique.n_leaves()
+    assert svg.count(">yes</text>") == svg.count(">no</text>") == len(splits)
+    for _, coef, intercept, _ in splits:
+        assert oblique_split_text(coef, intercept, ["density", "sugar"]) in svg
+    coef, intercept = oblique.tree_.coef, oblique.tree_.intercept          # "yes" (left) is where it holds
+    left = oblique.tree_.children[0]
+    assert np.allclose(left.counts, np.bincount(y[X @ coef <= -intercept], minlength=2))
+    assert "x0" in plot_tree(oblique).svg and ">good<" in svg
+    with pytest.raises(ValueError, match="one name per feature"):
+        plot_tree(oblique, ["density"])
+    with pytest.raises(TypeError, match="feature_names must be a sequence"):
+        plot_tree(oblique, "density")
+    with pytest.raises(ValueError, match="tree must be a fitted"):
+        plot_tree(ObliqueTreeClassifier())
 
 
 def test_oblique_tree_needs_fewer_leaves_for_a_slanted_boundary():

@@ -8,7 +8,8 @@ attributes with missing values, pre- or post-prunes it on a validation
 set and prunes it by CART's cost complexity (``ccp_alpha``, checked against
 scikit-learn's path); :class:`ObliqueTreeClassifier` splits on linear
 combinations (the best of LDA's direction, the axes and a grid of directions
-at each node); :func:`plot_tree` draws it (as SVG), :class:`TreeDepthFigure`
+at each node); :func:`plot_tree` draws either kind of tree (as SVG; :func:`oblique_split_text`
+writes an oblique split), :class:`TreeDepthFigure`
 is the chapter's interactive figure. On numeric data without ties the tree equals
 scikit-learn's ``DecisionTreeClassifier(criterion="entropy")``
 (``tests/test_tree.py``).
@@ -16,7 +17,7 @@ scikit-learn's ``DecisionTreeClassifier(criterion="entropy")``
 
 from ._criteria import (entropy, gain_ratio, gini, gini_index, information_gain, intrinsic_value,
                         threshold_gains)
-from ._draw import TreeDepthFigure, plot_tree
+from ._draw import TreeDepthFigure, oblique_split_text, plot_tree
 from ._oblique import ObliqueTreeClassifier
 from ._tree import DecisionTreeClassifier
 
@@ -31,5 +32,6 @@ __all__ = [
     "DecisionTreeClassifier",
     "ObliqueTreeClassifier",
     "plot_tree",
+    "oblique_split_text",
     "TreeDepthFigure",
 ]

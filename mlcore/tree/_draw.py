@@ -13,6 +13,7 @@ import numpy as np
 from .._validation import check_int, check_option
 from ..widgets import InteractiveFigure
 from ._inspect import _check_class_names, _deep_recursion
+from ._oblique import ObliqueTreeClassifier
 from ._tree import DecisionTreeClassifier
 
 
@@ -27,28 +28,32 @@ class TreeDrawing:
 
 
 def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
-    """Draw a fitted :class:`DecisionTreeClassifier` as SVG.
+    """Draw a fitted :class:`DecisionTreeClassifier` or :class:`ObliqueTreeClassifier` as SVG.
 
     Each internal node shows its attribute and its (weighted) class counts;
     each edge the branch's value or threshold test; each leaf its class and
-    counts. Names may be in any script (e.g. ``"纹理 texture"``): the browser
+    counts. An oblique node shows its split as an inequality, e.g.
+    ``0.42·density − 0.91·sugar ≤ 0.13``, and its edges ``yes`` (left) and
+    ``no``. Names may be in any script (e.g. ``"纹理 texture"``): the browser
     renders the text.
 
     Parameters
     ----------
-    tree : DecisionTreeClassifier, fitted
+    tree : DecisionTreeClassifier or ObliqueTreeClassifier, fitted
     feature_names : sequence of str, optional
-        Shown instead of the fitted column names.
+        Shown instead of the fitted column names (``x0``, ``x1``, ... for an
+        oblique tree fitted on an array).
     class_names : dict, optional
         Display name for each class label.
     width : int >= 1, optional
-        Width in pixels; by default 110 per leaf.
+        Width in pixels; by default 110 per leaf (more for oblique labels).
 
     Raises
     ------
     TypeError, ValueError
-        When ``feature_names`` is not one name per feature, ``class_names``
-        not a dict, or ``width`` not an integer >= 1.
+        When ``tree`` is not a fitted tree of these two classes,
+        ``feature_names`` not one name per feature, ``class_names`` not a
+        dict, or ``width`` not an integer >= 1.
 
     Returns
     -------
@@ -62,21 +67,116 @@ def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
     >>> drawing = plot_tree(DecisionTreeClassifier().fit(X, ["是", "否", "是", "否"]))
     >>> drawing.svg.startswith("<svg") and "纹理" in drawing.svg
     True
+    >>> X = np.array([[0.2, 0.1], [0.3, 0.4], [0.7, 0.2], [0.8, 0.6]])
+    >>> oblique = ObliqueTreeClassifier(max_depth=1).fit(X, [0, 1, 0, 1])
+    >>> "≤" in plot_tree(oblique, ["density", "sugar"]).svg
+    True
     """
+    if isinstance(tree, ObliqueTreeClassifier) and hasattr(tree, "tree_"):
+        return _plot_oblique(tree, feature_names, class_names, width)
     if not isinstance(tree, DecisionTreeClassifier) or not hasattr(tree, "tree_"):
-        raise ValueError("tree must be a fitted mlcore.tree.DecisionTreeClassifier.")
+        raise ValueError(f"tree must be a fitted mlcore.tree.DecisionTreeClassifier or ObliqueTreeClassifier, "
+                         f"got {type(tree).__name__}{'' if hasattr(tree, 'tree_') else ' (not fitted)'}.")
     feature_names = tree._check_feature_names(feature_names)
     names = _check_class_names(class_names)
-    leaves = tree.n_leaves()
-    width = max(220, 110 * leaves) if width is None else check_int(width, "width", low=1)
+
+    def describe(node):
+        if node.is_leaf:
+            return tree.classes_[node.prediction], []
+        labels = tree.branch_labels(node, feature_names)
+        return (tree._feature_name(node.feature, feature_names),
+                [label.split(" = ", 1)[1] if " = " in label else label.split(" ", 1)[1] for label in labels])
+
+    return _svg_tree(tree.tree_, tree.classes_, names, describe, tree.depth(), width, box=104)
+
+
+def _plot_oblique(tree, feature_names, class_names, width):
+    n = tree.n_features_in_
+    if feature_names is None:
+        feature_names = [str(c) for c in getattr(tree, "feature_names_in_", [f"x{j}" for j in range(n)])]
+    elif isinstance(feature_names, (str, bytes)) or not hasattr(feature_names, "__len__"):
+        raise TypeError(f"feature_names must be a sequence of {n} names, got "
+                        f"{type(feature_names).__name__} {feature_names!r}.")
+    elif len(feature_names) != n:
+        raise ValueError(f"feature_names must have one name per feature ({n}), got {len(feature_names)} names.")
+    names = _check_class_names(class_names)
+
+    def describe(node):
+        if not node.children:
+            return tree.classes_[node.prediction], []
+        return oblique_split_text(node.coef, node.intercept, feature_names), ["yes", "no"]
+
+    labels = [oblique_split_text(coef, b, feature_names) for _, coef, b, _ in tree.splits()]
+    box = max([104] + [7 * len(label) + 12 for label in labels])
+    return _svg_tree(tree.tree_, tree.classes_, names, describe, _depth(tree.tree_), width, box=box)
+
+
+def oblique_split_text(coef, intercept, feature_names, decimals=2):
+    """A split ``coef @ x + intercept > 0`` (right) as its left branch's test, ``"0.42·a − 0.91·b ≤ 0.13"``.
+
+    Examples
+    --------
+    >>> oblique_split_text(np.array([0.42, -0.91]), -0.13, ["density", "sugar"])
+    '0.42·density − 0.91·sugar ≤ 0.13'
+    """
+    terms = []
+    for c, name in zip(coef, feature_names):
+        if round(abs(c), decimals) == 0:
+            continue
+        magnitude = f"{abs(c):.{decimals}f}·{name}"
+        terms.append(("−" if c < 0 else "") + magnitude if not terms else (" − " if c < 0 else " + ") + magnitude)
+    threshold = -intercept
+    return f"{''.join(terms) or '0'} ≤ {'−' if threshold < 0 else ''}{abs(threshold):.{decimals}f}"
+
+
+def _svg_tree(root, classes, names, describe, depth, width, *, box):
+    """The SVG markup of a tree; ``describe(node)`` gives (title, edge labels) of a node."""
+    leaves = _leaves(root)
+    width = max(220, (box + 6) * leaves) if width is None else check_int(width, "width", low=1)
     level_height = 92
-    height = level_height * (tree.depth() + 1) + 20
-    positions, elements = {}, []
+    height = level_height * (depth + 1) + 20
+    elements = []
+    with _deep_recursion(depth):
+        positions = _layout(root, width, level_height, top=36)
+
+        def draw(node):
+            x, y = positions[id(node)]
+            counts = " / ".join(f"{names.get(k, k)} {c:.3g}" for k, c in zip(classes, node.counts))
+            title, edge_labels = describe(node)
+            if node.children:
+                fill = "#ffffff"
+                for test, child in zip(edge_labels, node.children):
+                    cx, cy = positions[id(child)]
+                    elements.append(f'<line x1="{x:.1f}" y1="{y + 18:.1f}" x2="{cx:.1f}" y2="{cy - 18:.1f}" '
+                                    'stroke="#555" stroke-width="1"/>')
+                    elements.append(f'<text x="{(x + cx) / 2:.1f}" y="{(y + cy) / 2:.1f}" font-size="11" '
+                                    f'text-anchor="middle" fill="#333" paint-order="stroke" stroke="white" '
+                                    f'stroke-width="3">{html.escape(str(test))}</text>')
+                    draw(child)
+            else:
+                title = names.get(title, title)
+                fill = "#e8f1fb" if node.prediction == 0 else "#fde8e6"
+            elements.append(f'<rect x="{x - box / 2:.1f}" y="{y - 18:.1f}" width="{box}" height="36" rx="5" '
+                            f'fill="{fill}" stroke="#333"/>')
+            elements.append(f'<text x="{x:.1f}" y="{y - 3:.1f}" font-size="12" text-anchor="middle" '
+                            f'font-weight="bold">{html.escape(str(title))}</text>')
+            elements.append(f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="9" text-anchor="middle" '
+                            f'fill="#444">{html.escape(counts)}</text>')
+
+        draw(root)
+    body = "\n".join(elements)
+    return TreeDrawing(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+                       f'viewBox="0 0 {width} {height}" font-family="sans-serif" '
+                       f'style="background:white">\n{body}\n</svg>')
+
+
+def _layout(root, width, level_height, top=0.0):
+    """``{id(node): (x, y)}``: each node centred over its leaves' share of ``width``, one level per row."""
+    positions = {}
 
     def place(node, left, right, level):
-        x = (left + right) / 2
-        positions[id(node)] = (x, 36 + level * level_height)
-        if node.is_leaf:
+        positions[id(node)] = ((left + right) / 2, top + level * level_height)
+        if not node.children:
             return
         sizes = [_leaves(child) for child in node.children]
         start = left
@@ -85,54 +185,30 @@ def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
             place(child, start, start + span, level + 1)
             start += span
 
-    def draw(node):
-        x, y = positions[id(node)]
-        counts = " / ".join(f"{names.get(k, k)} {c:.3g}" for k, c in zip(tree.classes_, node.counts))
-        if node.is_leaf:
-            title = f"{names.get(tree.classes_[node.prediction], tree.classes_[node.prediction])}"
-            fill = "#e8f1fb" if node.prediction == 0 else "#fde8e6"
-        else:
-            title = tree._feature_name(node.feature, feature_names)
-            fill = "#ffffff"
-            for label, child in zip(tree.branch_labels(node, feature_names), node.children):
-                cx, cy = positions[id(child)]
-                test = label.split(" = ", 1)[1] if " = " in label else label.split(" ", 1)[1]
-                elements.append(f'<line x1="{x:.1f}" y1="{y + 18:.1f}" x2="{cx:.1f}" y2="{cy - 18:.1f}" '
-                                'stroke="#555" stroke-width="1"/>')
-                elements.append(f'<text x="{(x + cx) / 2:.1f}" y="{(y + cy) / 2:.1f}" font-size="11" '
-                                f'text-anchor="middle" fill="#333" paint-order="stroke" stroke="white" '
-                                f'stroke-width="3">{html.escape(test)}</text>')
-                draw(child)
-        elements.append(f'<rect x="{x - 52:.1f}" y="{y - 18:.1f}" width="104" height="36" rx="5" '
-                        f'fill="{fill}" stroke="#333"/>')
-        elements.append(f'<text x="{x:.1f}" y="{y - 3:.1f}" font-size="12" text-anchor="middle" '
-                        f'font-weight="bold">{html.escape(title)}</text>')
-        elements.append(f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="9" text-anchor="middle" '
-                        f'fill="#444">{html.escape(counts)}</text>')
-
-    with _deep_recursion(tree.depth()):
-        place(tree.tree_, 0, width, 0)
-        draw(tree.tree_)
-    body = "\n".join(elements)
-    return TreeDrawing(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-                       f'viewBox="0 0 {width} {height}" font-family="sans-serif" '
-                       f'style="background:white">\n{body}\n</svg>')
+    place(root, 0, width, 0)
+    return positions
 
 
 def _leaves(node):
-    return 1 if node.is_leaf else sum(_leaves(c) for c in node.children)
+    return 1 if not node.children else sum(_leaves(c) for c in node.children)
+
+
+def _depth(node):
+    return 0 if not node.children else 1 + max(_depth(c) for c in node.children)
 
 
 class TreeDepthFigure(InteractiveFigure):
-    """A tree's decision regions on two continuous features as its depth grows.
+    """A tree's decision regions on two continuous features as its depth grows, and the tree.
 
     Left, the training points and the regions of a tree of the chosen
-    ``max_depth`` (the staircase of axis-parallel splits); right, training
-    and validation accuracy against depth, with the chosen depth marked.
-    Controls: ``max_depth``, and ``pruning``: ``"none"``, or ``"post"`` for
-    the same tree post-pruned on the validation set (whose validation
-    accuracy is then optimistic: the validation set chose it). The compute is
-    :class:`DecisionTreeClassifier`.
+    ``max_depth`` (the staircase of axis-parallel splits); middle, that tree
+    drawn (leaves coloured by their class; the splits of its top three levels
+    labelled, e.g. ``x₁ ≤ 0.42``); right, training and validation accuracy
+    against depth, with the chosen depth marked. Controls: ``max_depth``, and
+    ``pruning``: ``"none"``, or ``"post"`` for the same tree post-pruned on
+    the validation set (whose validation accuracy is then optimistic: the
+    validation set chose it). The compute is :class:`DecisionTreeClassifier`;
+    the tree's layout is :func:`plot_tree`'s, computed once per tree.
 
     Parameters
     ----------
@@ -149,10 +225,13 @@ class TreeDepthFigure(InteractiveFigure):
     True
     >>> figure.pruned[6].n_leaves() <= figure.trees[6].n_leaves()
     True
+    >>> len(figure.drawings[(False, 1)][0])                # depth 1: a root and two leaves
+    3
     """
 
     benchmark = ("max_depth", [1, 2, 3, 4, 6, 8, 10])
-    figsize = (9.5, 3.6)
+    figsize = (11.5, 3.4)
+    labelled_levels = 3
 
     def __init__(self, n_samples=200, *, random_state=0, figsize=None, dpi=None):
         from sklearn.datasets import make_moons
@@ -173,7 +252,28 @@ class TreeDepthFigure(InteractiveFigure):
         self.pruned_val_acc = [self.pruned[d].score(self.X_val, self.y_val) for d in self.depths]
         self.regions = {d: self.trees[d].predict(self.grid).reshape(g1.shape) for d in self.depths}
         self.pruned_regions = {d: self.pruned[d].predict(self.grid).reshape(g1.shape) for d in self.depths}
+        self.drawings = {(pruned, d): self._tree_geometry((self.pruned if pruned else self.trees)[d])
+                         for pruned in (False, True) for d in self.depths}
         super().__init__(figsize=figsize, dpi=dpi)
+
+    def _tree_geometry(self, tree):
+        """(node xy, node colours, edge segments, [(xy, split text)]) of ``tree`` in the unit square."""
+        depth = max(tree.depth(), 1)
+        positions = _layout(tree.tree_, 1.0, 1.0 / depth)
+        nodes, colours, edges, labels = [], [], [], []
+        stack = [tree.tree_]
+        while stack:
+            node = stack.pop()
+            x, y = positions[id(node)]
+            nodes.append((x, y))
+            colours.append("#ffffff" if node.children else ("#3b4cc0" if node.prediction == 0 else "#b40426"))
+            if node.children:
+                if y * depth < self.labelled_levels - 0.5:
+                    subscript = "₁₂"[node.feature]
+                    labels.append(((x, y), f"x{subscript} ≤ {node.threshold:.2f}"))
+                edges += [[(x, y), positions[id(child)]] for child in node.children]
+                stack.extend(node.children)
+        return np.array(nodes), colours, edges, labels
 
     def controls(self):
         import ipywidgets as widgets
@@ -183,11 +283,22 @@ class TreeDepthFigure(InteractiveFigure):
                                             description="pruning")}
 
     def setup(self, fig):
-        self.ax_map, self.ax_acc = fig.subplots(1, 2)
+        from matplotlib.collections import LineCollection
+
+        self.ax_map, self.ax_tree, self.ax_acc = fig.subplots(1, 3, width_ratios=[1, 1.15, 1])
         self.image = self.ax_map.imshow(np.zeros((70, 90)), origin="lower", cmap="coolwarm", alpha=0.35,
                                         extent=(-1.6, 2.6, -1.2, 1.7), vmin=0, vmax=1, aspect="auto")
         self.ax_map.scatter(*self.X.T, c=self.y, cmap="coolwarm", s=12, edgecolors="k", linewidths=0.3)
         self.ax_map.set(xlabel="$x_1$", ylabel="$x_2$")
+        self.ax_tree.set(xlim=(-0.02, 1.02), ylim=(1.1, -0.14))
+        self.ax_tree.set_axis_off()
+        self.ax_tree.set_title("the tree (left branch: test true)", fontsize=9)
+        self.edges = self.ax_tree.add_collection(LineCollection([], colors="#555", linewidths=0.8))
+        self.nodes = self.ax_tree.scatter([], [], s=22, edgecolors="#333", linewidths=0.6, zorder=3)
+        self.split_labels = [self.ax_tree.text(0, 0, "", fontsize=8, ha="center", va="bottom", zorder=4,
+                                               bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                                                     "alpha": 0.85})
+                             for _ in range(2 ** self.labelled_levels - 1)]
         self.ax_acc.plot(self.depths, self.train_acc, "o-", label="training")
         self.ax_acc.plot(self.depths, self.val_acc, "s-", label="validation")
         self.ax_acc.plot(self.depths, self.pruned_val_acc, "^--", ms=4, label="validation, post-pruned")
@@ -207,6 +318,17 @@ class TreeDepthFigure(InteractiveFigure):
         tree = (self.pruned if pruned else self.trees)[depth]
         self.caption.set_text(f"depth {depth}{', post-pruned' if pruned else ''}: {tree.n_leaves()} leaves, "
                               f"validation accuracy {accuracy:.2f}")
+        nodes, colours, edges, labels = self.drawings[(pruned, depth)]
+        self.nodes.set_offsets(nodes)
+        self.nodes.set_facecolors(colours)
+        self.edges.set_segments(edges)
+        for i, text in enumerate(self.split_labels):
+            if i < len(labels):
+                (x, y), label = labels[i]
+                text.set_position((x, y - 0.03))
+                text.set_text(label)
+            text.set_visible(i < len(labels))
 
     def dynamic_artists(self):
-        return [self.image, *self.ax_map.collections, self.marker, self.caption]
+        return [self.image, *self.ax_map.collections, self.marker, self.caption, self.edges, self.nodes,
+                *self.split_labels]
