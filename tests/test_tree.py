@@ -555,3 +555,15 @@ def test_pruning_with_values_never_seen_in_training():
         assert pruned.n_leaves() <= full.n_leaves()
         if pruning == "post":
             assert pruned.score(Xv, y[~train]) >= full.score(Xv, y[~train])
+
+
+def test_a_tree_drawing_carries_its_text_alternative():
+    """UX review D2: the SVG's alt (via the display metadata) says what the drawing shows."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    X, y = _melons()
+    drawing = plot_tree(DecisionTreeClassifier().fit(X, y))
+    data, metadata = InteractiveShell.instance().display_formatter.format(drawing)
+    assert data["image/svg+xml"] == drawing.svg
+    assert metadata["image/svg+xml"]["alt"].startswith("Decision tree with ")
+    assert "the root tests 纹理" in drawing.alt

@@ -18,13 +18,18 @@ from ._tree import DecisionTreeClassifier
 
 
 class TreeDrawing:
-    """An SVG picture of a fitted tree; shows itself in Jupyter (``_repr_svg_``)."""
+    """An SVG picture of a fitted tree; shows itself in Jupyter (``_repr_svg_``).
 
-    def __init__(self, svg: str):
+    ``alt`` says in words what the picture shows (its size and root test); a
+    notebook's output carries it as the image's text alternative.
+    """
+
+    def __init__(self, svg: str, alt: str = "A decision tree."):
         self.svg = svg
+        self.alt = alt
 
     def _repr_svg_(self):
-        return self.svg
+        return self.svg, {"alt": self.alt}
 
 
 def plot_tree(tree, feature_names=None, *, class_names=None, width=None):
@@ -165,9 +170,15 @@ def _svg_tree(root, classes, names, describe, depth, width, *, box):
 
         draw(root)
     body = "\n".join(elements)
+    root_title, _ = describe(root)
+    if root.children:
+        alt = (f"Decision tree with {leaves} leaves and depth {depth}; "
+               f"the root tests {root_title}.")
+    else:
+        alt = f"Decision tree with a single leaf, predicting {names.get(root_title, root_title)}."
     return TreeDrawing(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
                        f'viewBox="0 0 {width} {height}" font-family="sans-serif" '
-                       f'style="background:white">\n{body}\n</svg>')
+                       f'style="background:white">\n{body}\n</svg>', alt)
 
 
 def _layout(root, width, level_height, top=0.0):
