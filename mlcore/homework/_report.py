@@ -133,7 +133,7 @@ def _write_nofollow(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     check_output_paths(path)
     if path.is_dir() and not path.is_symlink():
-        raise RuntimeError(f"refusing to write {path}: it is a folder.")
+        raise IsADirectoryError(f"refusing to write {path}: it is a folder; give a file path.")
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
