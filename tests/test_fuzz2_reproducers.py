@@ -187,6 +187,23 @@ def section_a():
                                            [1, 0]], [0, 1, 0, 0, 1, 0, 1])),
          check=lambda e: e == 2)
 
+    def grid_sets():
+        """min_halfplane_errors against the optimum over realizable_labelings (the report's
+        oracle) on 60 small integer-grid sets: collinear and duplicate points throughout."""
+        from mlcore.vc import realizable_labelings
+        rng = np.random.default_rng(5)
+        wrong = []
+        for _ in range(60):
+            n = int(rng.integers(3, 8))
+            P = rng.integers(-2, 3, size=(n, 2)).astype(float)
+            labels = rng.integers(0, 2, n)
+            bits = np.flatnonzero(realizable_labelings(P, hypothesis_class="halfspace"))
+            L = (bits[:, None] >> np.arange(n)) & 1
+            if int(min_halfplane_errors(P, labels)) != int((L != labels).sum(1).min()):
+                wrong.append((P.tolist(), labels.tolist()))
+        return wrong
+    case("A3-min_halfplane_errors_grid_sets", grid_sets, check=lambda wrong: wrong == [])
+
     def splits(x):
         def check(out):
             xs = np.unique(np.asarray(x, float))
@@ -306,6 +323,9 @@ def section_b():
         case(f"B1-{name}", lambda call=call: call(huge),
              check=lambda v, want=want: close(v, want(), atol=1e-12))
     # related: all-zero weights, consistent between entropy and threshold_gains
+    case("B1-zero_weights_entropy",
+         lambda: tr.entropy([0, 1, 0, 1], sample_weight=[0.0] * 4), "sample_weight",
+         check=lambda v: False)   # the same refusal as threshold_gains
     case("B1-zero_weights_threshold_gains",
          lambda: tr.threshold_gains([0.1, 0.2, 0.3, 0.4], [0, 0, 1, 1], sample_weight=[0.0] * 4),
          "sample_weight", check=lambda out: finite(out[1]))
@@ -592,6 +612,8 @@ def section_e():
          "code_size", check=distinct_columns_ok, cpu_guard=True)
     case("E2-coding_matrix_ovo_100000", lambda: coding_matrix(100000, "ovo"), "n_classes",
          check=lambda c: np.shape(c)[0] == 100000, cpu_guard=True)
+    case("E2-coding_matrix_exhaustive_100000", lambda: coding_matrix(100000, "exhaustive"),
+         "n_classes", cpu_guard=True)
     case("E3-sauer_bound_1e4", lambda: sauer_bound(10**4, 10**9),
          check=lambda v: int(v) == 2**(10**4), cpu_guard=True)
     case("E3-sauer_bound_1e5", lambda: sauer_bound(10**5, 10**9),
@@ -734,3 +756,25 @@ def test_reproducer(c):
 def test_ids_are_unique():
     ids = [c.id for c in CASES]
     assert len(ids) == len(set(ids))
+
+
+def main() -> int:
+    """``python tests/test_fuzz2_reproducers.py [-v]``: the verdict table per group."""
+    import sys
+    counts: dict[str, dict[str, int]] = {}
+    for c in CASES:
+        verdict, detail = classify(c)
+        group = c.id.split("-")[0]
+        counts.setdefault(group, {"value": 0, "error": 0, "DEFECT": 0})[verdict] += 1
+        if verdict == "DEFECT" or "-v" in sys.argv:
+            print(f"{verdict:6s} {c.id}: {detail}"[:240])
+    print(f"\n{'group':8s} {'value':>6s} {'error':>6s} {'DEFECT':>6s}")
+    for group, n in counts.items():
+        print(f"{group:8s} {n['value']:6d} {n['error']:6d} {n['DEFECT']:6d}")
+    defects = sum(n["DEFECT"] for n in counts.values())
+    print(f"{len(CASES)} reproducers, {defects} defective")
+    return min(defects, 255)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
