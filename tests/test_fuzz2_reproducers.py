@@ -462,6 +462,11 @@ def section_c(tmp: Path):
                                                        random_state=0)),
         ]:
             case(f"C9-{name}_scoring_{bad}", lambda call=call, bad=bad: call(bad), "scoring")
+    for name, call in [("paired_t_test_5x2cv", cp.paired_t_test_5x2cv),
+                       ("f_test_5x2cv", cp.f_test_5x2cv)]:   # a callable of the wrong signature
+        case(f"C9-{name}_scoring_bad_callable",
+             lambda call=call: call(lr, lr, X9, y9, scoring=lambda est: 1.0, random_state=0),
+             "scoring")
 
 
 def _tiny_spec():
