@@ -381,7 +381,7 @@ def section_b():
 
 
 # =========================================================================== C
-def section_c(tmp: Path):
+def section_c():
     from sklearn.linear_model import LogisticRegression
 
     import mlcore.compare as cp
@@ -741,14 +741,8 @@ def section_m():
     case("M-GradientDescentFigure_X_only", lambda: GradientDescentFigure(X="abc"), "y")
 
 
-def _build(tmp):
-    for build in (section_a, section_b, lambda: section_c(tmp), section_d, section_e, section_s,
-                  section_m):
-        build()
-
-
-_TMP = Path(__import__("tempfile").mkdtemp(prefix="fuzz2_"))
-_build(_TMP)
+for _build in (section_a, section_b, section_c, section_d, section_e, section_s, section_m):
+    _build()
 
 
 @pytest.mark.parametrize("c", CASES, ids=[c.id for c in CASES])
