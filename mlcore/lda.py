@@ -187,6 +187,8 @@ def fisher_criterion(W, X, y):
     if np.any(peak == 0):
         raise ValueError("W must not have an all-zero column: J is undefined for w = 0.")
     W = W / peak                                 # J does not depend on the scale of w
+    top = np.abs(X).max()
+    X = X / top if top > 0 else X                # nor on the scale of X: tiny X no longer underflows
     first = y == classes[0]
     mean0, mean1 = X[first].mean(axis=0), X[~first].mean(axis=0)
     centred = X - np.where(first[:, None], mean0, mean1)
@@ -285,7 +287,9 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
         centred = X - self.means_[index]
         # Whitening: scale each feature by its within-class sd, then the SVD of
         # the centred data gives S_w^(-1/2) without forming or inverting S_w.
-        std = centred.std(axis=0)
+        peak = np.abs(centred).max(axis=0)       # without squaring tiny values (X ~ 1e-170)
+        peak[peak == 0] = 1.0
+        std = peak * np.sqrt(np.mean((centred / peak) ** 2, axis=0))
         std[std == 0] = 1.0
         _, S, Vt = scipy.linalg.svd(centred / std / np.sqrt(n_samples), full_matrices=False)
         rank = int(np.sum(S > tol))
@@ -293,7 +297,11 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
             raise ValueError(f"X has no direction whose within-class singular value exceeds "
                              f"tol={tol:g} (largest {S.max(initial=0.0):g}): lower tol, or "
                              "rescale X (values beyond 1e150 overflow).")
-        whitening = (Vt[:rank] / std).T / S[:rank]
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            whitening = (Vt[:rank] / std).T / S[:rank]
+        if not np.isfinite(whitening).all():     # 1 / std overflows: subnormal spreads
+            raise ValueError(f"X varies too little within classes (sd {std.min():g}) for its "
+                             "whitening to be finite; rescale X (e.g. standardize it).")
         centres = (np.sqrt(n_samples * self.priors_ / (n_classes - 1))
                    * (self.means_ - self.xbar_).T).T @ whitening
         _, S_between, Vt_between = scipy.linalg.svd(centres, full_matrices=False)

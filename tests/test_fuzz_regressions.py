@@ -829,9 +829,21 @@ def test_D3_bootstrap_intervals_and_se_are_scale_equivariant_down_to_tiny_data()
 
 def test_C4_figure_constructors_raise_value_error_not_index_error():
     from mlcore.feature_selection import FilterSizeFigure, ForwardSearchFigure
-    for build in (lambda: ForwardSearchFigure(feature_names=["a"]),
-                  lambda: FilterSizeFigure(ks=[], accuracy=[0.8, 0.9, 0.95], f1=[0.2, 0.6, 0.8],
-                                           words=list("abcdefghij"))):
-        with pytest.raises(ValueError, match="the arguments do not fit together") as info:
+    from sklearn.neighbors import KNeighborsClassifier
+    from mlcore.feature_selection import forward_search
+    # the report's keywords (feature_names, words) are gone since c982622; the same mistakes
+    # in today's API: lengths that do not fit together, named before anything is drawn
+    X = np.random.default_rng(1).normal(size=(30, 3))
+    search = forward_search(KNeighborsClassifier(3), X, (X[:, 0] > 0).astype(int), cv=2)
+    rng = np.random.default_rng(0)
+    for build, match in [
+            (lambda: ForwardSearchFigure(search, test_scores=[0.5]), "test_scores must hold one"),
+            (lambda: ForwardSearchFigure(search, n_features=1), "n_features must be"),
+            (lambda: FilterSizeFigure([], [0.8, 0.9, 0.95], [0.2, 0.6, 0.8], rng.random(200),
+                                      rng.integers(1, 50, 200)), "ks, accuracy and f1 must"),
+            (lambda: FilterSizeFigure([1, 10, 100], [0.8, 0.9, 0.95], [0.2, 0.6, 0.8],
+                                      rng.random(200), rng.integers(1, 50, 20)),
+             "scores and doc_freq must")]:
+        with pytest.raises(ValueError, match=match) as info:
             build()
         assert type(info.value) is ValueError

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 
 from .._validation import check_int, check_real
 from ..linear._estimator import _named, _reject_text
@@ -156,6 +156,10 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         if kind is not None and kind in "USO" and not (kind == "O" and _all_real(y)):
             raise TypeError("y must hold real numbers (this is a regression), got an array "
                             f"of dtype {np.asarray(y).dtype}; convert y to numbers first.")
+        # y's own problems (complex, NaN, 2-D) are reported as y's, the rest as X's
+        if y is not None:   # (None: validate_data says y is required)
+            _named("y", lambda: column_or_1d(check_array(y, ensure_2d=False, dtype=np.float64,
+                                                         input_name="y"), warn=False))
         return _named("X", lambda: validate_data(self, X, y, dtype=np.float64, y_numeric=True))
 
     def fit(self, X, y):

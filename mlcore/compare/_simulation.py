@@ -17,6 +17,7 @@ from sklearn.model_selection import KFold, train_test_split
 from .._validation import as_random_state as check_random_state  # every seed mlcore accepts
 
 from .._parallel import parallel_map
+from .._validation_sklearn import naming
 from .._validation import (as_generator, check_estimator_object, check_int, check_n_jobs, check_option,
                            check_probability, check_real)
 from ._tests import (corrected_resampled_t_test, f_test_5x2cv, mcnemar_test, paired_t_test_5x2cv,
@@ -63,6 +64,15 @@ def bias_variance_decomposition(estimator, X_train, y_train, X_test, y_test, *, 
     if len(X_train) != len(y_train) or len(X_test) != len(y_test):
         raise ValueError("X_train/y_train and X_test/y_test must have matching lengths, got "
                          f"{len(X_train)}/{len(y_train)} and {len(X_test)}/{len(y_test)}.")
+    if loss == "mse":   # squared errors of targets beyond 1e150 overflow (the estimator's too)
+        for name, values in (("y_train", y_train), ("y_test", y_test)):
+            if values.dtype.kind not in "biuf":
+                raise TypeError(f"{name} must hold real numbers with loss='mse', got dtype "
+                                f"{values.dtype}.")
+            if values.size and not np.abs(values.astype(float)).max() <= 1e150:
+                raise ValueError(f"{name} must be finite and within [-1e150, 1e150] with "
+                                 f"loss='mse' (its squared errors would overflow), got largest "
+                                 f"|{name}| {np.abs(values.astype(float)).max():g}; rescale it.")
     rng = check_random_state(random_state)   # mlcore's as_random_state: every accepted seed
     predictions = np.empty((n_rounds, len(y_test)), dtype=float if loss == "mse" else np.int64)
     indices = np.arange(len(X_train))
@@ -420,8 +430,10 @@ class MidpointClassifier(ClassifierMixin, BaseEstimator):
                 and len(y) == len(X):
             self.n_features_in_ = X.shape[1]     # the simulations' inputs: skip the (slow) generic checks
         else:
-            X, y = validate_data(self, X, y)
-            check_classification_targets(y)
+            with naming("X or y"):
+                X, y = validate_data(self, X, y)
+            with naming("y"):
+                check_classification_targets(y)
         feature = check_int(self.feature, "feature", low=0, high=X.shape[1] - 1)
         self.classes_ = np.unique(y)
         if self.classes_.size != 2:
@@ -437,6 +449,7 @@ class MidpointClassifier(ClassifierMixin, BaseEstimator):
         """The class on the same side of the threshold as its mean."""
         check_is_fitted(self)
         if not (_plain(self, X) and X.shape[1] == self.n_features_in_):
-            X = validate_data(self, X, reset=False)
+            with naming("X"):
+                X = validate_data(self, X, reset=False)
         above = X[:, int(self.feature)] > self.threshold_
         return self.classes_[np.where(above, self._upper, 1 - self._upper)]

@@ -190,7 +190,12 @@ def _five_by_two_differences(estimator_a, estimator_b, X, y, scoring, random_sta
         for j, (X_fit, y_fit, X_eval, y_eval) in enumerate([(X_1, y_1, X_2, y_2), (X_2, y_2, X_1, y_1)]):
             a = clone(estimator_a).fit(X_fit, y_fit)
             b = clone(estimator_b).fit(X_fit, y_fit)
-            differences[i, j] = scorer(a, X_eval, y_eval) - scorer(b, X_eval, y_eval)
+            try:
+                differences[i, j] = scorer(a, X_eval, y_eval) - scorer(b, X_eval, y_eval)
+            except (ValueError, TypeError) as error:   # a callable of the wrong signature, ...
+                plain = ValueError if isinstance(error, ValueError) else TypeError
+                raise plain(f"scoring={scoring!r:.80} could not score the fitted estimators "
+                            f"(a scorer is called as scorer(estimator, X, y)): {error}") from error
     return differences
 
 

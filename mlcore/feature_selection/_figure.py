@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_array, check_real
+from .._validation import check_array, check_int, check_real
 from ..widgets import InteractiveFigure
 
 
@@ -85,9 +85,14 @@ class ForwardSearchFigure(InteractiveFigure):
             result = forward_search(GaussianNB(), X[:, :6], y, cv=5)
         self.path = result.path.reset_index(drop=True)
         self.scores = self.path["score"].to_numpy(float)
+        steps = len(self.path)
         self.test = None if test_scores is None else np.asarray(test_scores, float)
-        self.n = len(self.path) if n_features is None else int(n_features)
-        self.folds = int(folds)
+        if self.test is not None and self.test.shape != (steps,):
+            raise ValueError(f"test_scores must hold one score per step of the path ({steps}), "
+                             f"got shape {self.test.shape}.")
+        self.n = steps if n_features is None else check_int(n_features, "n_features", low=steps,
+                                                             why="at least the path's length")
+        self.folds = check_int(folds, "folds", low=2)
         self.tols = [round(float(t), 4) for t in (tols if tols is not None
                                                  else np.round(np.arange(-0.02, 0.0201, 0.005), 4))]
         super().__init__(figsize=figsize, dpi=dpi)
@@ -177,10 +182,17 @@ class FilterSizeFigure(InteractiveFigure):
             doc_freq = rng.integers(1, 200, 500)
             scores = rng.gamma(1.0, 1e-3, 500) * np.log1p(doc_freq)
             ks, accuracy, f1 = [1, 10, 100], [0.87, 0.95, 0.98], [0.2, 0.8, 0.92]
-        self.ks = [int(k) for k in ks]
+        self.ks = [check_int(k, "ks", low=1) for k in ks]
         self.accuracy, self.f1 = np.asarray(accuracy, float), np.asarray(f1, float)
         self.scores = np.asarray(scores, float)
         self.doc_freq = np.asarray(doc_freq, float)
+        if not self.ks or self.accuracy.shape != (len(self.ks),) or self.f1.shape != self.accuracy.shape:
+            raise ValueError(f"ks, accuracy and f1 must be non-empty and of one length, got lengths "
+                             f"{len(self.ks)}, {self.accuracy.size} and {self.f1.size}.")
+        if self.scores.ndim != 1 or not self.scores.size or self.doc_freq.shape != self.scores.shape:
+            raise ValueError(f"scores and doc_freq must be non-empty 1-D arrays of one length (one "
+                             f"entry per word), got shapes {self.scores.shape} and "
+                             f"{self.doc_freq.shape}.")
         self.order = np.argsort(-self.scores, kind="stable")
         super().__init__(figsize=figsize, dpi=dpi)
 

@@ -48,8 +48,13 @@ class SearchResult:
 
 def _cv_score(estimator, X, y, cv, scoring, features):
     # error_score="raise": a learner that fails says why, not "All the 5 fits failed".
-    return float(cross_val_score(clone(estimator), X[:, list(features)], y, cv=cv,
-                                 scoring=scoring, error_score="raise").mean())
+    try:
+        return float(cross_val_score(clone(estimator), X[:, list(features)], y, cv=cv,
+                                     scoring=scoring, error_score="raise").mean())
+    except (ValueError, TypeError) as error:   # the learner's own words, and which inputs
+        plain = ValueError if isinstance(error, ValueError) else TypeError
+        raise plain(f"estimator={estimator!r} could not be cross-validated on X[:, "
+                    f"{list(features)}] and y: {error}") from error
 
 
 def _check_scoring(estimator, scoring):

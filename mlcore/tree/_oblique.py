@@ -10,6 +10,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int
+from .._validation_sklearn import naming
 from ..lda import FisherLDA
 from ._criteria import threshold_gains
 
@@ -66,11 +67,13 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
         if self.max_depth is not None:
             check_int(self.max_depth, "max_depth", low=1)
         check_int(self.min_samples_split, "min_samples_split", low=2)
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        with naming("X or y"):
+            X, y = validate_data(self, X, y, dtype=np.float64)
         if np.abs(X).max(initial=0.0) > 1e150:   # projections and scatters would overflow
             raise ValueError(f"X must lie within [-1e150, 1e150], got largest |x| "
                              f"{np.abs(X).max():g}; standardize X.")
-        check_classification_targets(y)
+        with naming("y"):
+            check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
         self.tree_ = self._grow(X, index, 0)
         return self
@@ -133,7 +136,8 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """Class shares of the leaf each sample reaches."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        with naming("X"):
+            X = validate_data(self, X, dtype=np.float64, reset=False)
         return np.array([self._leaf_for(self.tree_, x).counts / self._leaf_for(self.tree_, x).counts.sum()
                          for x in X]).reshape(len(X), -1)
 

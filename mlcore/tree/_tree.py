@@ -16,6 +16,7 @@ from sklearn.utils.validation import (check_consistent_length, check_is_fitted, 
                                       validate_data)
 
 from .._validation import as_random_state, check_int, check_option, check_real
+from .._validation_sklearn import naming
 from ._criteria import _entropy_of, _gini_of, _gini_with_rho, _is_missing, _midpoints, _numeric_column
 from ._inspect import _deep_recursion, _InspectionMixin
 from ._prune import _PruningMixin
@@ -139,11 +140,12 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         self.categorical_features = categorical_features
 
     # -- input ----------------------------------------------------------------------
-    def _columns(self, X, fitting):
+    def _columns(self, X, fitting, name="X"):
         """The columns as a list of 1-D arrays: codes (-1 missing, -2 unseen) or floats (NaN missing)."""
         frame = X if isinstance(X, pd.DataFrame) else None
-        array = validate_data(self, X, reset=fitting, dtype=None, ensure_all_finite="allow-nan",
-                              accept_sparse=False)
+        with naming(name):
+            array = validate_data(self, X, reset=fitting, dtype=None, ensure_all_finite="allow-nan",
+                                  accept_sparse=False)
         if fitting:
             frame = frame if frame is not None else pd.DataFrame(array)
             self._discrete = self._which_discrete(frame)
@@ -203,9 +205,12 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         check_int(self.min_samples_split, "min_samples_split", low=2)
         check_real(self.ccp_alpha, "ccp_alpha", low=0)
         columns = self._columns(X, fitting=True)
-        y = column_or_1d(y, warn=True)
-        check_consistent_length(columns[0], y)
-        check_classification_targets(y)
+        with naming("y"):
+            y = column_or_1d(y, warn=True)
+        with naming("X and y"):
+            check_consistent_length(columns[0], y)
+        with naming("y"):
+            check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if self.validation_fraction is not None:
             check_real(self.validation_fraction, "validation_fraction", low=0, high=1, low_open=True,
@@ -218,7 +223,7 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
             if X_val is None or y_val is None:
                 raise ValueError(f"pruning={self.pruning!r} needs a validation set: fit(X, y, X_val, y_val), "
                                  "or validation_fraction to hold one out of (X, y).")
-            self._val = (self._columns(X_val, fitting=False), self._encode(y_val))
+            self._val = (self._columns(X_val, fitting=False, name="X_val"), self._encode(y_val))
             check_consistent_length(self._val[0][0], self._val[1])
             self._val_rows = list(zip(*self._val[0]))
         self._X, self._y = columns, y_index
