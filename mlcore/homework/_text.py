@@ -68,6 +68,9 @@ def safe_failure(source: str, ename, evalue, hidden: bool = True) -> str:
     if not isinstance(source, str):
         raise TypeError(f"source must be the check's source code (a str), got "
                         f"{type(source).__name__}.")
+    if type(hidden).__name__ not in ("bool", "bool_"):      # Python or NumPy booleans only
+        raise TypeError(f"hidden must be True or False, got hidden={hidden!r} of type "
+                        f"{type(hidden).__name__}; it says whether the check is hidden.")
     name = ename if isinstance(ename, str) and ename in ERROR_NAMES else "an exception"
     message = str(evalue or "").strip()
     if not message:
