@@ -444,8 +444,10 @@ def test_stability_selection_frequencies_and_bound():
     again, _ = stability_selection(model, X, y, n_subsamples=30, random_state=1)
     assert np.array_equal(freq, again) and freq.shape == (20,)
     assert freq[:3].min() > 0.9 and 0 < q < 20
-    rows = np.random.default_rng(1).choice(200, 100, replace=False)      # the first half-sample
-    first = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.3).fit(X[rows], y[rows])
+    draws = np.random.default_rng(1)
+    rows = draws.choice(200, 100, replace=False)                          # the first half-sample
+    seed = int(draws.integers(2**31 - 1))                                 # and its learner's seed
+    first = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.3, random_state=seed).fit(X[rows], y[rows])
     assert np.all(freq[first.coef_[0] != 0] > 0)
 
 
@@ -499,3 +501,15 @@ def test_ex07_step_hidden_test_fails_a_wrong_tie_break():
     exec(hidden, dict(namespace, forward_step=solution(False)))          # the right solution passes
     with pytest.raises(AssertionError, match="smallest feature index"):
         exec(hidden, dict(namespace, forward_step=solution(True)))       # ">=" fails
+
+
+def test_stability_selection_seeds_a_learner_left_unseeded():
+    """The same random_state gives the same frequencies even when liblinear would shuffle at random."""
+    from sklearn.linear_model import LogisticRegression
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 30))
+    y = (X[:, 0] + rng.normal(size=120) > 0).astype(int)
+    model = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.2, tol=1e-2)   # loose: order matters
+    runs = [stability_selection(model, X, y, n_subsamples=20, random_state=5)[0] for _ in range(4)]
+    assert all(np.array_equal(runs[0], r) for r in runs[1:])
+    assert model.get_params()["random_state"] is None                        # the caller's object untouched

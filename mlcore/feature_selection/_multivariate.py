@@ -152,6 +152,9 @@ def stability_selection(estimator, X, y, *, n_subsamples=100, random_state=None)
     y : array_like of shape (m,)
     n_subsamples : int, default=100
     random_state : int, Generator or None
+        Seeds the half-samples, and the estimator's own ``random_state`` when
+        it has one left at None (``liblinear`` shuffles): the same value gives
+        the same frequencies.
 
     Returns
     -------
@@ -181,7 +184,13 @@ def stability_selection(estimator, X, y, *, n_subsamples=100, random_state=None)
     total = 0.0
     for _ in range(n_subsamples):
         rows = rng.choice(m, m // 2, replace=False)
-        model = clone(estimator).fit(X[rows], y[rows])
+        model = clone(estimator)
+        # A learner that draws its own random numbers (liblinear shuffles) and was
+        # given no seed would make the frequencies differ from run to run: seed it
+        # from random_state, so the same random_state gives the same answer.
+        if "random_state" in model.get_params() and model.get_params()["random_state"] is None:
+            model.set_params(random_state=int(rng.integers(2**31 - 1)))
+        model = model.fit(X[rows], y[rows])
         if not hasattr(model, "coef_"):
             raise TypeError(f"estimator must have coef_ after fitting (a linear model), got "
                             f"{type(estimator).__name__}.")
