@@ -38,7 +38,6 @@ import http.server
 import json
 import os
 import re
-import shutil
 import sys
 import threading
 from pathlib import Path
@@ -221,34 +220,24 @@ def test_every_static_figure_reaches_the_page():
     assert not problems, "\n".join(problems)
 
 
-def test_api_reference_builds_without_warnings(tmp_path):
-    """The API page alone, with the book's autodoc settings: every docstring renders cleanly.
+def test_api_reference_lists_every_public_module():
+    """The built API page documents every public module of mlcore.
 
-    Quicker than the book build and names the docstring at fault; a typical
-    culprit is ``|x - y|`` in plain text, which reStructuredText reads as a
-    substitution (write ``:math:`|x - y|``` or double backquotes).
+    The book's build runs with -W, so a docstring that renders badly (a
+    typical culprit is ``|x - y|`` in plain text, which reStructuredText reads
+    as a substitution) already fails it, naming the docstring; this checks
+    what -W cannot: that no public module is missing from the page.
     """
-    import subprocess
-
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    settings = {k: v for k, v in config["sphinx"]["config"].items()
-                if k.startswith(("autodoc_", "napoleon_"))}
-    (tmp_path / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(ROOT / '_ext')!r})\n"
-        "extensions = ['myst_parser', 'mlcore_api']\nroot_doc = 'api'\n"
-        f"myst_enable_extensions = {config['parse']['myst_enable_extensions']!r}\n"
-        + "".join(f"{k} = {v!r}\n" for k, v in settings.items()), encoding="utf-8")
-    shutil.copy(ROOT / "chapters" / "api.md", tmp_path / "api.md")
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
-         str(tmp_path), str(tmp_path / "_build")], capture_output=True, text=True)
-    assert result.returncode == 0, "the API reference has warnings:\n" + result.stderr[-4000:]
-    html = (tmp_path / "_build" / "api.html").read_text(encoding="utf-8")
+    reason = _missing_site_reason()
+    if reason:
+        pytest.skip(reason)
+    html = (SITE / "chapters" / "api.html").read_text(encoding="utf-8")
     from mlcore_api import public_modules
 
-    for module in public_modules("mlcore"):
-        assert f'id="module-{module}"' in html, f"the API reference lacks {module}"
-    assert html.count('class="sig sig-object py"') >= len(public_modules("mlcore"))
+    modules = public_modules("mlcore")
+    missing = [m for m in modules if f'id="module-{m}"' not in html]
+    assert not missing, f"the API reference lacks {missing}"
+    assert html.count('class="sig sig-object py"') >= len(modules)
 
 
 # -- the browser ----------------------------------------------------------------
