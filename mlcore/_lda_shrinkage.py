@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation_sklearn import naming
 
-from ._validation import check_array, check_real
+from ._validation import check_array, check_real_or_option
 
 __all__ = ["fisher_direction_exact", "coded_least_squares", "ledoit_wolf", "ShrinkageLDA"]
 
@@ -194,9 +194,8 @@ class ShrinkageLDA(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Estimate the class means and the shrunk covariance; returns ``self``."""
-        if not (isinstance(self.shrinkage, str) and self.shrinkage == "auto"):
-            check_real(self.shrinkage, "shrinkage", low=0, high=1,
-                       why='"auto" for Ledoit-Wolf, or a fixed intensity')
+        check_real_or_option(self.shrinkage, "shrinkage", ["auto"], low=0, high=1,
+                             why='"auto" for Ledoit-Wolf, or a fixed intensity')
         with naming("X or y"):
             X, y = validate_data(self, X, y, dtype=np.float64)
         with naming("y"):

@@ -18,6 +18,8 @@ __all__ = [
     "check_real",
     "check_probability",
     "check_option",
+    "check_real_or_option",
+    "refuse_text",
     "check_bool",
     "check_n_jobs",
     "check_random_state",
@@ -92,14 +94,20 @@ def check_real(value, name: str, *, low: float | None = None, high: float | None
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and (value >= high if high_open else value > high)
     if too_low or too_high:
-        if low is not None and high is not None:
-            allowed = f"in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
-        elif low is not None:
-            allowed = f"{'>' if low_open else '>='} {low:g}"
-        else:
-            allowed = f"{'<' if high_open else '<='} {high:g}"
+        allowed = _interval_text(low, high, low_open, high_open)
         raise ValueError(f"{name} must be {allowed}, got {name}={value!r}{_suffix(why)}.")
     return value
+
+
+def _interval_text(low, high, low_open, high_open) -> str:
+    """The allowed interval in words: ``"in (0, 1]"``, ``">= 0"``, ``"< 1"``, or "" for any number."""
+    if low is not None and high is not None:
+        return f"in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+    if low is not None:
+        return f"{'>' if low_open else '>='} {low:g}"
+    if high is not None:
+        return f"{'<' if high_open else '<='} {high:g}"
+    return ""
 
 
 def check_probability(value, name: str, *, why: str | None = None) -> float:
@@ -113,6 +121,58 @@ def check_probability(value, name: str, *, why: str | None = None) -> float:
     ValueError: delta must be in (0, 1), got delta=1.5; it is the probability that the bound fails.
     """
     return check_real(value, name, low=0.0, high=1.0, low_open=True, high_open=True, why=why)
+
+
+def check_real_or_option(value, name: str, options, *, low: float | None = None,
+                         high: float | None = None, low_open: bool = False,
+                         high_open: bool = False, why: str | None = None):
+    """Return ``value`` if it is one of ``options`` (strings), else as a float checked like :func:`check_real`.
+
+    For parameters such as ``learning_rate="auto"``: a refusal lists the
+    options beside the numbers allowed.
+
+    Examples
+    --------
+    >>> check_real_or_option("auto", "learning_rate", ["auto"], low=0, low_open=True)
+    'auto'
+    >>> check_real_or_option("fast", "learning_rate", ["auto"], low=0, low_open=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: learning_rate must be 'auto' or a real number > 0, got learning_rate='fast' of type str.
+    """
+    options = list(options)
+    if isinstance(value, str) and value in options:
+        return value
+    bounds = _interval_text(low, high, low_open, high_open)
+    allowed = " or ".join(repr(o) for o in options) + " or a real number" + (f" {bounds}" if bounds else "")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {allowed}, got {name}={_describe(value)} "
+                        f"of type {type(value).__name__}{_suffix(why)}.")
+    try:
+        return check_real(value, name, low=low, high=high, low_open=low_open,
+                          high_open=high_open, why=why)
+    except ValueError:
+        raise ValueError(f"{name} must be {allowed}, got {name}={float(value)!r}"
+                         f"{_suffix(why)}.") from None
+
+
+def refuse_text(value, name: str, allowed: str) -> None:
+    """Raise ``TypeError`` when ``value`` is a string or bytes, where ``allowed`` (an array) is wanted.
+
+    NumPy turns ``'abc'`` into a 0-D array and ``len('abc')`` is 3, so a
+    string passed for an array otherwise fails later with a message about
+    shapes or lengths that does not say what went wrong.
+
+    Examples
+    --------
+    >>> refuse_text("scores", "y_score", "a 1-D array of real-valued scores")
+    Traceback (most recent call last):
+    ...
+    TypeError: y_score must be a 1-D array of real-valued scores, got y_score='scores' of type str.
+    """
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be {allowed}, got {name}={_describe(value)} "
+                        f"of type {type(value).__name__}.")
 
 
 def check_option(value, name: str, options) -> object:

@@ -9,6 +9,7 @@ scikit-learn into a ``ValueError``/``TypeError`` that names the parameter.
 from __future__ import annotations
 
 import numbers
+import re
 
 import numpy as np
 
@@ -121,6 +122,37 @@ def num_rows(value, name: str = "X") -> int:
                         f"{_describe(value)} of type {type(value).__name__}.") from None
 
 
+_NOT_2D = re.compile(r"Expected 2D array, got (1D|scalar) array instead:\narray=.*?\.\nReshape",
+                     re.DOTALL)
+_INCONSISTENT = re.compile(r"Found input variables with inconsistent numbers of samples: \[(\d+), (\d+)\]$")
+
+
+def _reword_sklearn(message: str, name: str) -> str | None:
+    """Two of scikit-learn's messages said in this package's words, or None to keep the message.
+
+    Its "Expected 2D array" prints the whole array (thousands of numbers for
+    a real data set), and its "inconsistent numbers of samples" names no
+    parameter; ``name`` is what :class:`naming` was given (``"X and y"`` for
+    a pair).
+    """
+    pair = re.fullmatch(r"(\w+) (?:and|or) (\w+)", name)
+    not_2d = _NOT_2D.match(message)
+    if not_2d:
+        # only the data matrix is checked for two dimensions: of "X and y" it is X
+        array = pair.group(1) if pair else name
+        got = "a 1-D array" if not_2d.group(1) == "1D" else "a single number"
+        # "Reshape your data" is what scikit-learn's check_estimator looks for
+        return (f"{array} must be a 2-D array of shape (n_samples, n_features), got {got}. "
+                f"Reshape your data: {array}.reshape(-1, 1) for a single feature, "
+                f"{array}.reshape(1, -1) for a single sample.")
+    inconsistent = _INCONSISTENT.match(message)
+    if inconsistent and pair:
+        first, second = pair.groups()
+        return (f"{first} and {second} must have the same number of samples, got "
+                f"{inconsistent.group(1)} in {first} and {inconsistent.group(2)} in {second}.")
+    return None
+
+
 class user_errors:
     """Context manager translating NumPy/SciPy errors a user's input can cause into ``ValueError``.
 
@@ -167,7 +199,12 @@ class naming:
     ...     sk_check_array([1.0, 2.0])
     Traceback (most recent call last):
     ...
-    ValueError: X is not valid: Expected 2D array, got 1D array instead:...
+    ValueError: X must be a 2-D array of shape (n_samples, n_features), got a 1-D array. Reshape your data: X.reshape(-1, 1) for a single feature, X.reshape(1, -1) for a single sample.
+    >>> with naming("X"):
+    ...     sk_check_array([[1.0, 2.0]], ensure_min_features=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: X is not valid: Found array with 2 feature(s) (shape=(1, 2)) while a minimum of 3 is required.
     """
 
     def __init__(self, name: str):
@@ -183,6 +220,9 @@ class naming:
             return False
         message, name = str(error), self.name
         plain = ValueError if issubclass(kind, ValueError) else TypeError
+        reworded = _reword_sklearn(message, name)
+        if reworded is not None:
+            raise plain(reworded) from error
         if message.startswith(name) or f" {name} " in message or f"{name}=" in message:
             if kind in (ValueError, TypeError):
                 return False
