@@ -18,7 +18,7 @@ from ._validation import as_random_state as check_random_state  # every seed mlc
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation_sklearn import naming
+from ._validation import naming
 
 from ._validation import check_estimator_object, check_int, check_real
 from .lda import _check_two_class

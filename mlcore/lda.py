@@ -24,7 +24,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation_sklearn import naming
+from ._validation import naming
 
 from ._validation import check_array, check_int, check_labels, check_option, check_real
 from .widgets import InteractiveFigure
