@@ -366,7 +366,7 @@ def test_A8_bootstrap_extreme_data_is_refused():
         bootstrap_interval(np.mean, data, 10, random_state=0)
 
 
-# -- found by re-running every reproducer of the report (scripts/check_fuzz_report.py) ------
+# -- found by re-running every reproducer of the report (now tests/test_fuzz_report.py) ------
 def test_importing_mlcore_warns_nothing():
     """A docstring with a bare backslash made ``python -W error -c 'import mlcore'`` fail."""
     import subprocess
