@@ -17,6 +17,7 @@ it, so that the test can be seen to fail.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from pathlib import Path
@@ -170,14 +171,19 @@ def notebook_private_uses(notebook: Path) -> list[str]:
 
 
 # -- mlcore ----------------------------------------------------------------------------
+@functools.cache
+def _mlcore_graph() -> dict[str, set[str]]:
+    return import_graph(ROOT / "mlcore")
+
+
 def test_mlcore_has_no_import_circle():
-    graph = import_graph(ROOT / "mlcore")
+    graph = _mlcore_graph()
     assert len(graph) > 50 and "mlcore.lda._fisher" in graph["mlcore.lda"]   # the walk saw mlcore
     assert find_cycles(graph) == []
 
 
 def test_mlcore_private_modules_are_imported_only_inside_their_package():
-    assert private_imports(import_graph(ROOT / "mlcore")) == []
+    assert private_imports(_mlcore_graph()) == []
 
 
 def test_chapters_import_mlcore_from_public_faces_only():
