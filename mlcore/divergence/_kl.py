@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve, solve_triangular
+from scipy.linalg import cho_factor, solve_triangular
 
 from .._parallel import parallel_map
 from .._validation import (as_generator, check_array, check_bool, check_int, check_option,
