@@ -484,7 +484,7 @@ def test_prediction_errors_name_x():
     X, y = make_classification(n_samples=30, n_features=3, n_redundant=0, random_state=0)
     for model in [MAPLogisticRegression().fit(X, y), LaplaceLogisticRegression().fit(X, y)]:
         for method in [model.decision_function, model.predict_proba, model.predict]:
-            with pytest.raises(ValueError, match="^X is not valid"):
+            with pytest.raises(ValueError, match="^X must be a 2-D array of shape"):
                 method(X[:, 0])
-    with pytest.raises(ValueError, match="^X is not valid"):
+    with pytest.raises(ValueError, match="^X must be a 2-D array of shape"):
         BayesianLinearRegression().fit(X, y).predict(X[:, 0])

@@ -8,9 +8,9 @@ from sklearn.datasets import load_wine
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from mlcore.datasets import load_wholesale
-from mlcore.divergence import (KLCriterionFigure, _orders, gaussian_kl, kfold_kl_curve,
-                               max_n_folds, regularized_kl_criterion, select_n_folds,
-                               symmetric_gaussian_kl)
+from mlcore.divergence import (KLCriterionFigure, gaussian_kl, kfold_kl_curve, max_n_folds,
+                               regularized_kl_criterion, select_n_folds, symmetric_gaussian_kl)
+from mlcore.divergence._kl import _orders
 
 
 def random_gaussian(rng, d):

@@ -445,3 +445,14 @@ def test_new_functions_refuse_bad_input_naming_the_parameter():
     for call, error, message in cases:
         with pytest.raises(error, match=message):
             call()
+
+
+def test_D14_a_string_is_refused_naming_the_parameter():
+    """D14 of the UX review: a string for an array said "got an array of shape ()"."""
+    y = [0, 1, 0, 1]
+    with pytest.raises(TypeError, match=r"^y_score must be a 1-D array of real-valued scores, "
+                                        r"got y_score='scores' of type str"):
+        auc_rank(y, "scores")
+    with pytest.raises(TypeError, match=r"^y_true must be a 1-D array of class labels, "
+                                        r"got y_true='abc' of type str"):
+        roc_curve("abc", [0.1, 0.2, 0.3])

@@ -366,7 +366,7 @@ def test_A8_bootstrap_extreme_data_is_refused():
         bootstrap_interval(np.mean, data, 10, random_state=0)
 
 
-# -- found by re-running every reproducer of the report (scripts/check_fuzz_report.py) ------
+# -- found by re-running every reproducer of the report (now tests/test_fuzz_report.py) ------
 def test_importing_mlcore_warns_nothing():
     """A docstring with a bare backslash made ``python -W error -c 'import mlcore'`` fail."""
     import subprocess
@@ -464,7 +464,7 @@ def test_sklearn_style_messages_name_the_parameter():
     from mlcore.homework import Limits, collect_submissions, safe_failure
     from mlcore.linear import LogisticRegressionGD
     X, y = np.random.default_rng(0).normal(size=(12, 2)), np.r_[np.zeros(6), np.ones(6)]
-    with pytest.raises(ValueError, match=r"^X is not valid: Expected 2D array"):
+    with pytest.raises(ValueError, match=r"^X must be a 2-D array of shape \(n_samples, n_features\), got a 1-D array"):
         LogisticRegressionGD().fit(X[:, 0], y)
     with pytest.raises(ValueError, match=r"^y is not valid: Unknown label type"):
         LogisticRegressionGD().fit(X, np.linspace(0, 1, 12))
@@ -472,7 +472,7 @@ def test_sklearn_style_messages_name_the_parameter():
         LogisticRegressionGD().fit(X.astype(str), y)
     with pytest.raises(ValueError, match=r"^X has 1 features"):   # already named: unchanged
         LogisticRegressionGD().fit(X, y).predict(X[:, :1])
-    with pytest.raises(ValueError, match=r"^X and y is not valid"):
+    with pytest.raises(ValueError, match=r"^X must be a 2-D array of shape"):
         bootstrap_error_report(KNeighborsClassifier(1), [b"a"] * 12, y, n_resamples=3)
     with pytest.raises(ValueError, match="X must be a rectangular array"):
         gradient_descent_path([[1.0], [1.0, 2.0]], [0, 1], 0.1, 3)
@@ -847,3 +847,25 @@ def test_C4_figure_constructors_raise_value_error_not_index_error():
         with pytest.raises(ValueError, match=match) as info:
             build()
         assert type(info.value) is ValueError
+
+
+def test_D14_naming_rewords_sklearn_shape_and_length_messages():
+    """The shared layer rewords scikit-learn's two unnamed messages (UX review D14)."""
+    from sklearn.utils.validation import check_array as sk_check_array
+    from sklearn.utils.validation import check_consistent_length
+
+    from mlcore._validation import naming
+    with pytest.raises(ValueError, match=r"^X must be a 2-D array .*, got a single number\. Reshape your data: X\.reshape"):
+        with naming("X"):
+            sk_check_array(3.0)
+    with pytest.raises(ValueError, match=r"^X_val must be a 2-D array .*, got a 1-D array") as info:
+        with naming("X_val or y_val"):
+            sk_check_array(np.arange(5000.0))
+    assert "4999" not in str(info.value)
+    with pytest.raises(ValueError, match=r"^X and y must have the same number of samples, got 3 in X and 2 in y\.$"):
+        with naming("X or y"):
+            check_consistent_length([1, 2, 3], [1, 2])
+    # three arrays, or a single name: the library's words are kept, prefixed by the name
+    with pytest.raises(ValueError, match=r"^X is not valid: Found input variables with inconsistent"):
+        with naming("X"):
+            check_consistent_length([1, 2, 3], [1, 2])

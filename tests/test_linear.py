@@ -229,8 +229,8 @@ def test_works_inside_a_pipeline_and_cross_val_score(data):
 
 
 @pytest.mark.parametrize("params, X_change, y_change, message", [
-    ({"learning_rate": 0}, None, None, "learning_rate must be > 0, got learning_rate=0.0"),
-    ({"learning_rate": -0.1}, None, None, "learning_rate must be > 0"),
+    ({"learning_rate": 0}, None, None, "learning_rate must be 'auto' or a real number > 0, got learning_rate=0.0"),
+    ({"learning_rate": -0.1}, None, None, "learning_rate must be 'auto' or a real number > 0"),
     ({"max_iter": 0}, None, None, "max_iter must be an integer >= 1, got max_iter=0"),
     ({"tol": -1.0}, None, None, "tol must be >= 0, got tol=-1.0"),
     ({}, "nan", None, "Input X contains NaN"),
@@ -368,3 +368,21 @@ def test_two_class_softmax_is_logistic_regression(data):
 def test_softmax_functions_refuse_bad_input(call, match):
     with pytest.raises(ValueError if "integers" not in match else TypeError, match=match):
         call()
+
+
+def test_D14_errors_say_what_is_allowed(data):
+    """D14 of the UX review: each message names the parameter and what it accepts."""
+    X, y = data
+    with pytest.raises(TypeError, match=r"^learning_rate must be 'auto' or a real number > 0, "
+                                        r"got learning_rate='fast' of type str"):
+        LogisticRegressionGD(learning_rate="fast").fit(X, y)
+    # len("abc") is 3: the message must not read as a length mismatch
+    with pytest.raises(TypeError, match=r"^X must be a 2-D numeric array of shape \(n_samples, "
+                                        r"n_features\), got X='abc' of type str"):
+        LogisticRegressionGD().fit("abc", y)
+    with pytest.raises(ValueError, match=r"^X must be a 2-D array of shape \(n_samples, n_features\), "
+                                         r"got a 1-D array\. Reshape your data: X\.reshape\(-1, 1\)") as info:
+        LogisticRegressionGD().fit(X[:, 0], y)
+    assert "array=" not in str(info.value) and len(str(info.value)) < 200   # not the whole array
+    with pytest.raises(ValueError, match=r"^X must be a 2-D array .* got a 1-D array"):
+        LogisticRegressionGD().fit(X, y).predict(X[0])

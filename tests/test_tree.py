@@ -567,3 +567,19 @@ def test_a_tree_drawing_carries_its_text_alternative():
     assert data["image/svg+xml"] == drawing.svg
     assert metadata["image/svg+xml"]["alt"].startswith("Decision tree with ")
     assert "the root tests 纹理" in drawing.alt
+
+
+def test_D14_errors_name_the_parameters():
+    """D14 of the UX review: sample counts, strings and 1-D X are reported naming the parameter."""
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(50, 2)), np.arange(50) % 2
+    with pytest.raises(ValueError, match=r"^X and y must have the same number of samples, "
+                                         r"got 2 in X and 50 in y\.$"):
+        DecisionTreeClassifier().fit(X.T, y)
+    with pytest.raises(ValueError, match=r"^X must be a 2-D array .*, got a 1-D array") as info:
+        DecisionTreeClassifier().fit(X[:, 0], y)
+    assert "array=" not in str(info.value) and len(str(info.value)) < 200
+    for criterion in (gini, entropy):
+        with pytest.raises(TypeError, match=r"^y must be a non-empty 1-D array of class labels, "
+                                            r"got y='abc' of type str"):
+            criterion("abc")

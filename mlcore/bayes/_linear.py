@@ -21,7 +21,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 
 from .._validation import check_int, check_real
-from ..linear._estimator import _named, _reject_text
+from ..linear import _named, _reject_text
 
 
 def _evidence(stats, alpha, beta):

@@ -28,7 +28,7 @@ from .._validation import as_random_state as check_random_state  # every seed ml
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_array, check_int, check_option, check_real
-from ..linear._estimator import _named, _validate_binary
+from ..linear import _named, _validate_binary
 
 
 def _design(X, fit_intercept):

@@ -17,7 +17,7 @@ from sklearn.model_selection import KFold, train_test_split
 from .._validation import as_random_state as check_random_state  # every seed mlcore accepts
 
 from .._parallel import parallel_map
-from .._validation_sklearn import naming
+from .._validation import naming
 from .._validation import (as_generator, check_estimator_object, check_int, check_n_jobs, check_option,
                            check_probability, check_real)
 from ._tests import (corrected_resampled_t_test, f_test_5x2cv, mcnemar_test, paired_t_test_5x2cv,

@@ -14,11 +14,12 @@ from typing import NamedTuple
 import numpy as np
 from scipy.stats import rankdata
 
-from .._validation import check_int, check_option, check_real
+from .._validation import check_int, check_option, check_real, refuse_text
 
 
 # -- input checks -------------------------------------------------------------------
 def _as_1d(values, name):
+    refuse_text(values, name, "a 1-D array")
     array = np.asarray(values)
     if array.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got an array of shape {array.shape}.")
@@ -28,6 +29,7 @@ def _as_1d(values, name):
 
 
 def _check_labels(y, name):
+    refuse_text(y, name, "a 1-D array of class labels")
     y = _as_1d(y, name)
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
         raise ValueError(f"{name} contains NaN or inf; labels must be finite.")
@@ -47,6 +49,7 @@ def _check_scores(y_score, name="y_score"):
     ``2**53 + 1`` become one float) and create ties that are not in the data.
     Complex numbers and strings are refused rather than silently converted.
     """
+    refuse_text(y_score, name, "a 1-D array of real-valued scores")
     raw = _as_1d(y_score, name)
     kind = raw.dtype.kind
     if kind == "b":

@@ -24,6 +24,9 @@ is the chapter's interactive figure.
 """
 
 from ._estimator import LogisticRegressionGD
+# The input checks of a two-class linear model, shared with mlcore.bayes (the same
+# model, fitted the Bayesian way), which imports them from this face, not from _estimator.
+from ._estimator import _named, _reject_text, _validate_binary  # noqa: F401
 from ._figure import GradientDescentFigure, _boundary_points  # noqa: F401
 from ._functions import (
     cross_entropy,

@@ -12,7 +12,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from .._validation import check_int, check_real, naming
+from .._validation import check_int, check_real, check_real_or_option, naming, refuse_text
 from ._functions import _descend, _design, _smoothness, sigmoid
 from ._functions import sample_logistic_data  # noqa: F401  (used by the doctest)
 
@@ -44,6 +44,7 @@ def _reject_text(X, name="X"):
 
 def _validate_binary(estimator, X, y):
     """Validate (X, y) for a two-class model; set ``classes_`` and return (X, y as 0/1 floats)."""
+    refuse_text(X, "X", "a 2-D numeric array of shape (n_samples, n_features)")
     n_X, n_y = _n_rows(X), _n_rows(y)
     if n_X is not None and n_y is not None and n_X != n_y:
         raise ValueError(f"X and y must have the same number of samples, got {n_X} rows "
@@ -114,7 +115,7 @@ class LogisticRegressionGD(ClassifierMixin, BaseEstimator):
     >>> LogisticRegressionGD(learning_rate=-1).fit(X, y)
     Traceback (most recent call last):
     ...
-    ValueError: learning_rate must be > 0, got learning_rate=-1.0; it is the step size of gradient descent.
+    ValueError: learning_rate must be 'auto' or a real number > 0, got learning_rate=-1.0; it is the step size of gradient descent.
     """
 
     def __init__(self, learning_rate="auto", max_iter=1000, tol=1e-7):
@@ -128,9 +129,8 @@ class LogisticRegressionGD(ClassifierMixin, BaseEstimator):
         return tags
 
     def _check_params(self):
-        if not (isinstance(self.learning_rate, str) and self.learning_rate == "auto"):
-            check_real(self.learning_rate, "learning_rate", low=0, low_open=True,
-                       why="it is the step size of gradient descent")
+        check_real_or_option(self.learning_rate, "learning_rate", ["auto"], low=0, low_open=True,
+                             why="it is the step size of gradient descent")
         check_int(self.max_iter, "max_iter", low=1, why="it is the largest number of gradient steps")
         check_real(self.tol, "tol", low=0, why="fitting stops once the gradient norm is at most tol")
 

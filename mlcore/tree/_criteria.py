@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import xlogy
 
-from .._validation import check_option
+from .._validation import check_option, refuse_text
 
 
 def _weights(y, sample_weight):
@@ -110,6 +110,7 @@ def entropy(y, sample_weight=None):
     >>> round(entropy(["是"] * 8 + ["否"] * 9), 3)     # watermelon 2.0: 8 good of 17
     0.998
     """
+    refuse_text(y, "y", "a non-empty 1-D array of class labels")
     y = np.asarray(y)
     if y.ndim != 1 or len(y) == 0:
         raise ValueError(f"y must be a non-empty 1-D array of labels, got shape {y.shape}.")
@@ -124,6 +125,7 @@ def gini(y, sample_weight=None):
     >>> gini([0, 0, 1, 1])
     0.5
     """
+    refuse_text(y, "y", "a non-empty 1-D array of class labels")
     y = np.asarray(y)
     if y.ndim != 1 or len(y) == 0:
         raise ValueError(f"y must be a non-empty 1-D array of labels, got shape {y.shape}.")

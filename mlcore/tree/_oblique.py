@@ -10,7 +10,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int
-from .._validation_sklearn import naming
+from .._validation import naming
 from ..lda import FisherLDA
 from ._criteria import threshold_gains
 

@@ -16,7 +16,7 @@ from sklearn.utils.validation import (check_consistent_length, check_is_fitted, 
                                       validate_data)
 
 from .._validation import as_random_state, check_int, check_option, check_real
-from .._validation_sklearn import naming
+from .._validation import naming
 from ._criteria import _entropy_of, _gini_of, _gini_with_rho, _is_missing, _midpoints, _numeric_column
 from ._inspect import _deep_recursion, _InspectionMixin
 from ._prune import _PruningMixin

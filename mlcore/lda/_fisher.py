@@ -1,18 +1,6 @@
-"""Fisher's linear discriminant analysis (chapter 11).
-
-Two classes: project onto :math:`w` so that the projected class means are
-far apart and each class's projected spread is small, maximizing
-:math:`J(w) = \\frac{w^\\top S_b w}{w^\\top S_w w}`; the maximizer is
-:math:`w \\propto S_w^{-1}(\\mu_0 - \\mu_1)` (:func:`fisher_direction`).
-Many classes: the directions of the generalized eigenproblem
-:math:`S_b w = \\lambda S_w w`, at most :math:`N - 1` of them
-(:class:`FisherLDA`). Checked against
-``sklearn.discriminant_analysis.LinearDiscriminantAnalysis`` in
-``tests/test_lda.py``; :class:`ProjectionFigure` is the chapter's
-interactive figure. From ``_lda_shrinkage.py``: :func:`fisher_direction_exact`
-(rational arithmetic, the reference for rounding errors),
-:func:`coded_least_squares` (Fisher's direction as least squares),
-:func:`ledoit_wolf` and :class:`ShrinkageLDA` (fewer samples than features).
+"""Fisher's linear discriminant analysis: the scatter matrices, the two-class direction,
+the criterion J(w) and the estimator :class:`FisherLDA` (private; the public face is
+:mod:`mlcore.lda`).
 """
 
 from __future__ import annotations
@@ -24,38 +12,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation_sklearn import naming
+from .._validation import check_array, check_int, check_option, check_real, naming
+from ._checks import _check_two_class, _check_X_y
+from ._scores import _collapse_two_classes, _labels, _linear_scores, _probabilities
 
-from ._validation import check_array, check_int, check_labels, check_option, check_real
-from .widgets import InteractiveFigure
-
-__all__ = ["scatter_matrices", "fisher_direction", "fisher_criterion", "FisherLDA",
-           "ProjectionFigure", "fisher_direction_exact", "coded_least_squares", "ledoit_wolf",
-           "ShrinkageLDA"]
-
-
-def _check_X_y(X, y, *, cap=True):
-    """X a finite (m, n >= 1) array, within [-1e150, 1e150] if ``cap`` (scatters square it);
-    y m class labels (not continuous values)."""
-    X = check_array(X, "X", ndim=2, min_length=1)
-    if X.shape[1] == 0:
-        raise ValueError(f"X must have at least one column (feature), got shape {X.shape}.")
-    if cap and np.abs(X).max(initial=0.0) > 1e150:
-        raise ValueError(f"X must lie within [-1e150, 1e150] (its scatter matrices would "
-                         f"overflow), got largest |x| {np.abs(X).max():g}; standardize X.")
-    y = check_labels(y, "y", n_samples=len(X))
-    if y.dtype.kind == "f" and not np.array_equal(y, np.round(y)):
-        raise ValueError(f"y must hold class labels, got continuous values (e.g. {float(y[y != np.round(y)][0]):g}); "
-                         "discretize y first.")
-    return X, y
-
-
-def _check_two_class(X, y, *, cap=True):
-    X, y = _check_X_y(X, y, cap=cap)
-    classes = np.unique(y)
-    if classes.size != 2:
-        raise ValueError(f"y must hold exactly two classes, got {classes.size} ({classes.tolist()[:5]}).")
-    return X, y, classes
+__all__ = ["scatter_matrices", "fisher_direction", "fisher_criterion", "FisherLDA"]
 
 
 def scatter_matrices(X, y):
@@ -326,11 +287,7 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
         basis = whitening @ Vt_between.T[:, :keep]
         coef = whitened_means @ basis.T
         intercept = -0.5 * np.sum(whitened_means**2, axis=1) + np.log(self.priors_) - self.xbar_ @ coef.T
-        if n_classes == 2:
-            self.coef_ = (coef[1] - coef[0])[None, :]
-            self.intercept_ = np.array([intercept[1] - intercept[0]])
-        else:
-            self.coef_, self.intercept_ = coef, intercept
+        self.coef_, self.intercept_ = _collapse_two_classes(coef, intercept)
         return self
 
     def transform(self, X):
@@ -343,11 +300,7 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
 
     def decision_function(self, X):
         """The linear discriminant scores (for two classes, the log-odds of ``classes_[1]``)."""
-        check_is_fitted(self)
-        with naming("X"):
-            X = validate_data(self, X, dtype=np.float64, reset=False)
-        scores = X @ self.coef_.T + self.intercept_
-        return scores.ravel() if self.classes_.size == 2 else scores
+        return _linear_scores(self, X)
 
     def predict_proba(self, X):
         """Posterior class probabilities of the shared-covariance Gaussian model.
@@ -356,11 +309,7 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
         the log-odds), columns in the order of ``classes_``; equal to
         scikit-learn's ``LinearDiscriminantAnalysis.predict_proba``.
         """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            positive = scipy.special.expit(scores)
-            return np.column_stack([1 - positive, positive])
-        return scipy.special.softmax(scores, axis=1)
+        return _probabilities(self.decision_function(X))
 
     def predict_log_proba(self, X):
         """The logarithm of :meth:`predict_proba`, computed without underflow."""
@@ -371,108 +320,5 @@ class FisherLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
 
     def predict(self, X):
         """The class with the largest discriminant score."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
-
-
-class ProjectionFigure(InteractiveFigure):
-    """Rotate a projection direction: the projected classes and Fisher's criterion.
-
-    Left, the two classes in the plane and the line of direction
-    :math:`w = (\\cos\\theta, \\sin\\theta)` with each point's projection;
-    middle, the projected values of each class (histograms); right,
-    :math:`J(\\theta)` over all directions with the current one and
-    Fisher's optimum marked. Control: ``angle`` in degrees. The compute is
-    :func:`fisher_criterion` and :func:`fisher_direction`.
-
-    Parameters
-    ----------
-    X, y : array_like, optional
-        Two features, two classes; by default watermelon 3.0α (density and
-        sugar content).
-
-    Examples
-    --------
-    >>> figure = ProjectionFigure()
-    >>> figure.render(angle=45)[:4] == b"\\x89PNG"
-    True
-    """
-
-    benchmark = ("angle", [0, 30, 60, 90, 120, 150, 180])
-    figsize = (10.5, 3.5)
-
-    def __init__(self, X=None, y=None, *, figsize=None, dpi=None):
-        if X is None or y is None:
-            from .datasets import read_data_file
-
-            melons = read_data_file("watermelon3a.csv")
-            X, y = melons.iloc[:, 1:3].to_numpy(float), (melons.iloc[:, 3] == "是").to_numpy(int)
-        self.X, self.y, self.classes = _check_two_class(X, y)
-        if self.X.shape[1] != 2:
-            raise ValueError(f"X must have two features to be drawn, got {self.X.shape[1]}.")
-        self.centre = self.X.mean(axis=0)
-        self.angles = np.arange(0, 181)
-        radians = np.deg2rad(self.angles)
-        self.J = fisher_criterion(np.vstack([np.cos(radians), np.sin(radians)]), self.X, self.y)
-        w = fisher_direction(self.X, self.y)
-        self.best_angle = float(np.rad2deg(np.arctan2(w[1], w[0])) % 180)
-        self.best_J = fisher_criterion(w, self.X, self.y)
-        span = np.ptp(self.X @ np.eye(2), axis=0).max()
-        self.half_length = 0.75 * span
-        super().__init__(figsize=figsize, dpi=dpi)
-
-    def controls(self):
-        import ipywidgets as widgets
-
-        return {"angle": widgets.IntSlider(value=0, min=0, max=180, step=5,
-                                           description="angle θ (°)")}
-
-    def setup(self, fig):
-        self.ax_data, self.ax_hist, self.ax_J = fig.subplots(1, 3)
-        pad = 0.1 * np.ptp(self.X, axis=0)
-        for k, (colour, marker) in enumerate([("C0", "o"), ("C3", "^")]):
-            mask = self.y == self.classes[k]
-            self.ax_data.scatter(*self.X[mask].T, c=colour, marker=marker, s=25, zorder=3,
-                                 label=f"class {self.classes[k]}")
-        (self.line,) = self.ax_data.plot([], [], "k-", lw=1)
-        self.feet = self.ax_data.scatter([], [], s=12, c="0.4", zorder=2)
-        self.ax_data.set(xlim=(self.X[:, 0].min() - pad[0], self.X[:, 0].max() + pad[0]),
-                         ylim=(self.X[:, 1].min() - pad[1], self.X[:, 1].max() + pad[1]),
-                         xlabel="feature 1", ylabel="feature 2", aspect="equal")
-        self.ax_data.legend(fontsize=7, loc="upper left")
-        reach = np.linalg.norm(self.X - self.centre, axis=1).max() * 1.05
-        self.edges = np.linspace(-reach, reach, 21)
-        self.hists = [self.ax_hist.stairs(np.zeros(20), self.edges, color=c, fill=True, alpha=0.5)
-                      for c in ("C0", "C3")]
-        self.ax_hist.set(xlim=(-reach, reach), ylim=(0, max(np.bincount(np.unique(self.y, return_inverse=True)[1])) * 0.8),
-                         xlabel="projection $w^\\top(x - \\bar x)$", ylabel="count")
-        self.ax_J.plot(self.angles, self.J, "C2")
-        self.ax_J.axvline(self.best_angle, color="C2", ls=":", label=f"Fisher: {self.best_angle:.1f}°")
-        (self.J_dot,) = self.ax_J.plot([], [], "o", color="k")
-        self.ax_J.set(xlim=(0, 180), xlabel="angle θ (degrees)", ylabel="J(θ)")
-        self.ax_J.legend(fontsize=7)
-        self.caption = self.ax_hist.text(0.5, 1.02, " ", transform=self.ax_hist.transAxes,
-                                         ha="center", va="bottom", fontsize=9)
-
-    def update(self, angle):
-        angle = check_real(angle, "angle")
-        w = np.array([np.cos(np.deg2rad(angle)), np.sin(np.deg2rad(angle))])
-        ends = self.centre + np.outer([-self.half_length, self.half_length], w)
-        self.line.set_data(ends[:, 0], ends[:, 1])
-        t = (self.X - self.centre) @ w
-        self.feet.set_offsets(self.centre + np.outer(t, w))
-        for k, hist in enumerate(self.hists):
-            counts, _ = np.histogram(t[self.y == self.classes[k]], bins=self.edges)
-            hist.set_data(counts.astype(float), self.edges)
-        J = float(fisher_criterion(w, self.X, self.y))
-        self.J_dot.set_data([angle % 180], [J])
-        self.caption.set_text(f"θ = {angle:.0f}°: J = {J:.3f} (Fisher's best {self.best_J:.3f})")
-
-    def dynamic_artists(self):
-        return [self.line, self.feet, *self.hists, self.J_dot, self.caption]
-
-
-from ._lda_shrinkage import (ShrinkageLDA, coded_least_squares, fisher_direction_exact,  # noqa: E402
-                             ledoit_wolf)
+        scores = self.decision_function(X)    # first: it raises NotFittedError before classes_ is read
+        return _labels(self.classes_, scores)

@@ -1,12 +1,10 @@
-"""KL divergence between Gaussians, and choosing K in K-fold CV by it (chapter 5).
+"""Gaussian KL divergences and the K-fold D_AKL curve of chapter 5 (private; the public face is
+:mod:`mlcore.divergence`).
 
 :func:`gaussian_kl` and :func:`symmetric_gaussian_kl` are the closed forms.
 :func:`kfold_kl_curve` estimates D_AKL(K): the symmetric KL between the
 Gaussian fitted to the training part and the one fitted to the test part,
 averaged over the K folds and over repeated shuffles.
-:func:`regularized_kl_criterion` adds the penalty lam * exp(-K) of the source
-paper and :func:`select_n_folds` returns its minimizer K*.
-
 The fast path never re-estimates a covariance from samples. In each
 repetition the standardized data are put in one shuffled order; K-fold CV
 (like scikit-learn's ``KFold``) then cuts that order into K contiguous
@@ -20,19 +18,13 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve, solve_triangular
+from scipy.linalg import cho_factor, solve_triangular
 
-from ._parallel import parallel_map
-from ._validation import (as_generator, check_array, check_bool, check_int, check_option,
-                          check_random_state)
-from ._divergence_criterion import (KLCriterionFigure, regularized_kl_criterion,  # noqa: F401  (re-exported)
-                                   select_n_folds)
-from ._divergence_paper import (gaussian_mmd2, paper_datasets,  # noqa: F401  (re-exported)
-                               uninverted_mean_term_curve)
+from .._parallel import parallel_map
+from .._validation import (as_generator, check_array, check_bool, check_int, check_option,
+                           check_random_state)
 
-__all__ = ["gaussian_kl", "symmetric_gaussian_kl", "max_n_folds", "kfold_kl_curve",
-           "regularized_kl_criterion", "select_n_folds", "paper_datasets",
-           "KLCriterionFigure", "uninverted_mean_term_curve", "gaussian_mmd2"]
+__all__ = ["gaussian_kl", "symmetric_gaussian_kl", "max_n_folds", "kfold_kl_curve"]
 
 _SINGULAR_TOL = 1e-10   # relative Cholesky pivot below which a covariance counts as singular
 _CHUNK = 4096           # folds handled at once by the vectorized Cholesky

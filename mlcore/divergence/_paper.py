@@ -1,4 +1,4 @@
-"""What the chapter-5 source paper appears to have computed (private; re-exported by mlcore.divergence).
+"""What the chapter-5 source paper appears to have computed (private; the public face is mlcore.divergence).
 
 The paper's D_AKL values are far too large to be Gaussian KL divergences
 (which do not depend on units) and it reports them up to K = m/2, where a
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.model_selection import KFold
 
-from ._validation import as_generator, check_array, check_int, check_random_state, check_real
+from .._validation import as_generator, check_array, check_int, check_random_state, check_real
 
 __all__ = ["paper_datasets", "uninverted_mean_term_curve", "gaussian_mmd2"]
 
@@ -153,7 +153,7 @@ def paper_datasets():
     """
     from sklearn.datasets import load_wine
 
-    from .datasets import load_wholesale, load_wine_quality
+    from ..datasets import load_wholesale, load_wine_quality
     return {
         "Wholesale, 2 classes": load_wholesale("channel", return_X_y=True),
         "Wholesale, 3 classes": load_wholesale("region", return_X_y=True),

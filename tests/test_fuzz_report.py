@@ -1,41 +1,30 @@
-"""Run every reproducer of the reliability fuzz report against this checkout's mlcore.
+"""The reproducers of the reliability fuzz report (issue 14) that no other test runs.
 
-The report (``reviews/reliability/FUZZ.md``, issue 14) lists defect groups by
-section: A silent wrong or NaN results, B exceptions outside the
-ValueError/TypeError contract, C valid input rejected, D hangs, M messages that
-do not name the parameter, S invalid input silently accepted. Each case below is
-one reproducer from the report, and is classified as
+They were checked by ``scripts/check_fuzz_report.py``, run by hand against a
+report kept outside the repository. Its cases were compared one by one with
+the tests (the same call raising the same message, or the same value
+checked): those already in ``test_fuzz_regressions.py``,
+``test_fuzz2_reproducers.py``, ``test_properties.py`` or a module's own tests
+were dropped, the rest moved here, so that each case lives once in
+``tests/`` (a sweep over many bad values is kept whole when only some of its
+values are tested elsewhere). The report's sections: A silent wrong or NaN
+results, B exceptions outside the ValueError/TypeError contract, C valid
+input rejected, D hangs, M messages that do not name the parameter, S
+invalid input silently accepted. Each case passes as
 
-* ``value``  -- it returns, and the independent check of the result holds;
-* ``error``  -- it raises ``ValueError``/``TypeError`` whose message names one
-  of the parameters responsible;
-* ``DEFECT`` -- anything else: a wrong value, a NumPy RuntimeWarning as the only
-  signal, another exception type, a message that does not name the parameter,
-  an invalid input accepted, or longer than the time limit.
-
-Run from the repository root::
-
-    MLCORE_QUIET=1 MPLBACKEND=Agg python scripts/check_fuzz_report.py [-v]
-
-The exit status is the number of defective cases (0 when every case passes).
+* a value: it returns, with no RuntimeWarning, and its check of the result holds;
+* an error: ``ValueError``/``TypeError`` whose message names one of the
+  parameters responsible.
 """
 
 from __future__ import annotations
 
-import math
-import signal
-import sys
-import time
 import warnings
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-TIME_LIMIT = 10  # seconds per case; the report's limit was 5 s
+import pytest
 
 
 @dataclass
@@ -55,24 +44,12 @@ def case(section, label, call, params=(), check=None):
                                                   else params), check))
 
 
-class _Timeout(Exception):
-    pass
-
-
-def _alarm(signum, frame):
-    raise _Timeout
-
-
 def run(c: Case) -> tuple[str, str]:
-    signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(TIME_LIMIT)
-    start = time.perf_counter()
+    """("value" | "error" | "DEFECT", what happened)."""
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             value = c.call()
-    except _Timeout:
-        return "DEFECT", f"hang: over {TIME_LIMIT} s"
     except (ValueError, TypeError) as error:
         message = str(error)
         if not c.params:
@@ -82,9 +59,6 @@ def run(c: Case) -> tuple[str, str]:
         return "DEFECT", f"message names none of {c.params}: {type(error).__name__}: {message[:160]}"
     except Exception as error:  # noqa: BLE001 -- classifying every other exception is the point
         return "DEFECT", f"{type(error).__module__}.{type(error).__name__}: {str(error)[:160]}"
-    finally:
-        signal.alarm(0)
-    elapsed = time.perf_counter() - start
     runtime = [w for w in caught if issubclass(w.category, RuntimeWarning)]
     if runtime:
         return "DEFECT", f"RuntimeWarning: {runtime[0].message}"
@@ -96,7 +70,7 @@ def run(c: Case) -> tuple[str, str]:
         ok, value = False, f"check raised {error!r} on {_short(value)}"
     if not ok:
         return "DEFECT", f"wrong value {_short(value)}"
-    return "value", f"{_short(value)} ({elapsed:.2f} s)"
+    return "value", _short(value)
 
 
 def _short(value) -> str:
@@ -111,54 +85,10 @@ def finite(value) -> bool:
 
 # --------------------------------------------------------------------------- A
 def section_a():
-    from sklearn.metrics import accuracy_score
-    from sklearn.neighbors import KNeighborsClassifier
-
-    from mlcore.bootstrap import (BootstrapIntervalFigure, BootstrapOutOfBag, bootstrap_distribution,
-                                  bootstrap_error, bootstrap_interval, bootstrap_se,
-                                  never_drawn_probability)
-    from mlcore.bounds import finite_class_sample_size
-    from mlcore.divergence import gaussian_kl, kfold_kl_curve
-    from mlcore.linear import (LogisticRegressionGD, gradient_descent_path, logistic_gradient,
-                               logistic_hessian, logistic_loss)
-    from mlcore.model_selection import (cv_split_errors, degree_curves, legendre_design,
-                                        loo_mse_linear, sine_regression, sine_target)
-    from mlcore.vc import (erm_halfplane, is_realizable, regular_simplex, vc_bound_gap,
-                           vc_sample_size, witness_hypotheses)
-
-    exact = (math.log(2000) - math.log(0.05)) / (2 * 1e-20)
-    case("A1", "finite_class_sample_size(1000, gamma=1e-10, delta=0.05)",
-         lambda: finite_class_sample_size(1000, gamma=1e-10, delta=0.05), "gamma",
-         lambda m: int(m) > 0 and abs(int(m) - exact) / exact < 1e-9)
-    case("A1", "finite_class_sample_size(1000, gamma=1e200, delta=0.05)",
-         lambda: finite_class_sample_size(1000, gamma=1e200, delta=0.05), "gamma",
-         lambda m: int(m) >= 1)
-    for k in (12, 15, 16, 17):
-        m = 10 ** k
-        case("A2", f"never_drawn_probability(10**{k})", lambda m=m: never_drawn_probability(m),
-             "n_samples",
-             lambda p, m=m: abs(float(p) - math.exp(m * math.log1p(-1 / m))) < 1e-12)
-    case("A3", "vc_bound_gap(3, 10000, 1e-308)", lambda: vc_bound_gap(3, 10000, 1e-308), "delta",
-         lambda g: 1.4 < float(g) < 1.6)
-    case("A3/C9", "vc_sample_size(3, gamma=0.1, delta=1e-308)",
-         lambda: vc_sample_size(3, gamma=0.1, delta=1e-308), ("gamma", "delta"),
-         lambda m: vc_bound_gap(3, m, 1e-308) <= 0.1 < vc_bound_gap(3, m - 1, 1e-308))
-
-    cv = BootstrapOutOfBag(2, random_state=0)
-    x = np.linspace(-1, 1, 12)
-    X, y = legendre_design(x, 2), np.sin(3 * x)
-    manual = []
-    for train, test in cv.split(X):
-        coef = np.linalg.lstsq(X[train], y[train], rcond=None)[0]
-        manual.append(np.mean((y[test] - X[test] @ coef) ** 2))
-    case("A4", "cv_split_errors(X, y, BootstrapOutOfBag(2, random_state=0))",
-         lambda: cv_split_errors(X, y, cv), "cv", lambda e: np.allclose(e, manual, rtol=1e-10))
-    case("A5", "bootstrap_se(np.mean, [1., 2., 3.], n_resamples=1)",
-         lambda: bootstrap_se(np.mean, [1., 2., 3.], n_resamples=1), "n_resamples", finite)
-    Xc = np.random.default_rng(0).normal(size=(12, 2))
-    case("A6", "bootstrap_error(KNN(1), X, zeros, '.632+', loss=accuracy_score)",
-         lambda: bootstrap_error(KNeighborsClassifier(1), Xc, np.zeros(12, int), ".632+",
-                                 loss=accuracy_score), "loss")
+    from mlcore.bootstrap import BootstrapIntervalFigure
+    from mlcore.linear import logistic_gradient, logistic_hessian
+    from mlcore.model_selection import loo_mse_linear
+    from mlcore.vc import witness_hypotheses
 
     def realizes(points, hclass):
         def check(witnesses):
@@ -171,79 +101,23 @@ def section_a():
             return True
         return check
 
-    pts = np.array([[-4.1e149], [1.5e149], [5.4e149]])
-    case("A7", "witness_hypotheses(points ~1e149, 'threshold') realize their labelings",
-         lambda: witness_hypotheses(pts, hypothesis_class="threshold"), "points",
-         realizes(pts, "threshold"))
-    rng = np.random.default_rng(3)
-    P7 = rng.normal(size=(7, 2))
-    y7 = np.array([0, 1, 0, 1, 1, 0, 1])
-
-    def erm_errors(scale):
-        h = erm_halfplane(P7 * scale, y7)
-        return int(np.sum(np.asarray(h.predict(P7 * scale)) != y7))
-    case("A7", "erm_halfplane on a 7-point set scaled by 1e149 (same errors as at scale 1)",
-         lambda: erm_errors(1e149), "X", lambda e: e == erm_errors(1.0))
-    case("A7", "is_realizable(1e-300 * eye(2), [0, 1], 'disc')",
-         lambda: is_realizable(1e-300 * np.eye(2), [0, 1], hypothesis_class="disc"), "points",
-         lambda r: r is True)
     for hclass in ("disc", "halfspace", "rectangle"):
         big = 1e307 * np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
         case("A7", f"witness_hypotheses(points ~1e307, '{hclass}')",
              lambda big=big, hclass=hclass: witness_hypotheses(big, hypothesis_class=hclass),
              "points", realizes(big, hclass))
-    case("A7", "is_realizable(points ~1e307, labels, 'halfspace')",
-         lambda: is_realizable(1e307 * np.eye(2), [0, 1], hypothesis_class="halfspace"),
-         "points", lambda r: r is True)
-
-    def is_regular(points):
-        d = [np.linalg.norm(points[i] - points[j]) for i in range(3) for j in range(i)]
-        return np.ptp(d) <= 1e-12 * max(d) and max(d) > 0
-    case("A7", "regular_simplex(3, 5e-324)", lambda: regular_simplex(3, 5e-324), "radius",
-         is_regular)
 
     big_X = np.array([[1e308, 1.0], [0.0, 1e308]])
-    case("A8", "logistic_loss([1e308]*3, [[1., 1.]], [1])",
-         lambda: logistic_loss([1e308] * 3, [[1.0, 1.0]], [1]), ("theta", "X"), finite)
     case("A8", "logistic_gradient(theta, X ~1e308, y)",
          lambda: logistic_gradient([0.0] * 3, big_X, [0, 1]), "X", finite)
     case("A8", "logistic_hessian(theta, X ~1e308, y)",
          lambda: logistic_hessian([0.0] * 3, big_X, [0, 1]), "X", finite)
-    case("A8", "LogisticRegressionGD().fit(X ~1e308, y)",
-         lambda: LogisticRegressionGD().fit(big_X, [0, 1]).coef_, "X", finite)
-    case("A8", "gradient_descent_path(..., learning_rate=1e308)",
-         lambda: gradient_descent_path([[0.], [1.], [2.]], [0, 1, 1], 1e308, 5),
-         "learning_rate", finite)
     case("A8", "loo_mse_linear(X, [1e308, -1e308, 1e308, -1e308])",
          lambda: loo_mse_linear([[0.], [1.], [2.], [4.]], [1e308, -1e308, 1e308, -1e308]),
          "y", finite)
-    x20 = np.linspace(-1, 1, 20)
-    from sklearn.model_selection import KFold
-    case("A8", "cv_split_errors(X, y ~1e308, KFold(3))",
-         lambda: cv_split_errors(legendre_design(x20, 1), 1e308 * np.sin(3 * x20), KFold(4)),
-         "y", finite)
-    case("A8", "degree_curves(x, y ~1e308, [1, 2])",
-         lambda: degree_curves(x20, 1e308 * np.sin(3 * x20), [1, 2], random_state=0), "y", finite)
-    case("A8", "sine_target(1e308)", lambda: sine_target(1e308), "x", finite)
-    case("A8", "sine_regression(5, noise=1e308)", lambda: sine_regression(5, noise=1e308),
-         "noise", finite)
     data = np.array([1e308, 1.2e308, 0.9e308])
-    case("A8", "bootstrap_distribution(np.mean, data ~1e308)",
-         lambda: bootstrap_distribution(np.mean, data, 10, random_state=0), "data", finite)
-    case("A8", "bootstrap_interval(np.mean, data ~1e308)",
-         lambda: tuple(bootstrap_interval(np.mean, data, 10, random_state=0)), "data", finite)
     case("A8", "BootstrapIntervalFigure(data ~1e308)",
          lambda: BootstrapIntervalFigure(data=data), "data", lambda f: True)
-    case("A8", "gaussian_kl(mean_p ~1e200, I, 0, 1e-300 I) is inf, not nan",
-         lambda: gaussian_kl([1e200, 0.0], np.eye(2), [0.0, 0.0], 1e-300 * np.eye(2)),
-         ("mean_p", "cov_q"), lambda v: float(v) == np.inf)
-    Xn = np.random.default_rng(0).normal(size=(40, 2))
-    case("A8", "kfold_kl_curve(normal * 1e-308, [2, 5]) (no false 'constant columns')",
-         lambda: kfold_kl_curve(Xn * 1e-308, [2, 5], random_state=0), "X",
-         lambda v: np.allclose(v, kfold_kl_curve(Xn, [2, 5], random_state=0)))
-    case("A8", "kfold_kl_curve(normal * 1e200, [2, 5])",
-         lambda: kfold_kl_curve(Xn * 1e200, [2, 5], random_state=0), "X",
-         lambda v: np.allclose(v, kfold_kl_curve(Xn, [2, 5], random_state=0)))
 
 
 # --------------------------------------------------------------------------- B
@@ -253,43 +127,22 @@ def section_b():
 
     from mlcore.bootstrap import (bootstrap_error, bootstrap_interval, gaussian_classes,
                                   interval_coverage)
-    from mlcore.bounds import SampleSizeFigure
     from mlcore.datasets import load_wholesale, read_data_file
-    from mlcore.divergence import KLCriterionFigure, kfold_kl_curve
-    from mlcore.linear import GradientDescentFigure
-    from mlcore.model_selection import (cv_estimator_study, cv_split_errors, degree_curves,
-                                        fold_assignment, legendre_design, summarize_cv_study)
-    from mlcore.vc import (Disc, HalfSpace, Interval, Rectangle, Threshold, margin_vc_bound,
-                           realizable_labelings, shatters, witness_hypotheses)
+    from mlcore.divergence import kfold_kl_curve
+    from mlcore.model_selection import cv_split_errors, degree_curves, fold_assignment, legendre_design
+    from mlcore.vc import (Disc, Interval, Rectangle, Threshold, margin_vc_bound,
+                           realizable_labelings, witness_hypotheses)
     from mlcore import homework as hw
 
-    case("B1", "margin_vc_bound(1.0, 1e-200)", lambda: margin_vc_bound(1.0, 1e-200),
-         ("radius", "margin"), lambda v: v >= 1)
     case("B1", "margin_vc_bound(1e200, 1.0)", lambda: margin_vc_bound(1e200, 1.0),
          ("radius", "margin"), lambda v: v >= 1)
-    case("B2", "Disc(zeros(2), 1e200).predict([[0., 0.]])",
-         lambda: Disc(np.zeros(2), 1e200).predict([[0.0, 0.0]]), "radius",
-         lambda v: np.asarray(v).tolist() == [1])
-    case("B3", "cv_estimator_study([20], 2, noise=1e200, n_true=200)",
-         lambda: cv_estimator_study([20], 2, noise=1e200, n_true=200, random_state=0), "noise")
-    case("B4", "gaussian_classes(6, 0)", lambda: gaussian_classes(6, 0), "rng",
-         lambda v: np.shape(v[0]) == (6, 2))
-    case("B4", "gaussian_classes(6, rng, separation=1j)",
-         lambda: gaussian_classes(6, np.random.default_rng(0), separation=1j), "separation")
     case("B4", "gaussian_classes(0, rng)",
          lambda: gaussian_classes(0, np.random.default_rng(0)), "n_samples")
     case("B4", "gaussian_classes(6, rng, separation=nan)",
          lambda: gaussian_classes(6, np.random.default_rng(0), separation=np.nan), "separation")
-    sampler = lambda rng, size: rng.normal(size=size)  # noqa: E731
-    case("B5", "interval_coverage(..., random_state=RandomState(0))",
-         lambda: interval_coverage(np.mean, sampler, 0.0, 10, n_datasets=5, n_resamples=20,
-                                   random_state=np.random.RandomState(0)), "random_state",
-         lambda v: set(v) == {"percentile", "basic", "BCa"})
     case("B5", "interval_coverage(sampler of the wrong shape)",
          lambda: interval_coverage(np.mean, lambda rng, size: rng.normal(size=(3, 3)), 0.0, 10,
                                    n_datasets=5, n_resamples=20), "sampler")
-    case("B5", "interval_coverage(truth='0')",
-         lambda: interval_coverage(np.mean, sampler, "0", 10, n_datasets=5), "truth")
     X = legendre_design(np.linspace(-1, 1, 12), 1)
     y = X[:, 1] ** 2
     for label, cv in [("3", 3), ("None", None), ("'kfold'", "kfold"), ("KFold (a class)", KFold),
@@ -299,9 +152,6 @@ def section_b():
              lambda cv=cv: cv_split_errors(X, y, cv), "cv", lambda v: finite(v))
         case("B6", f"fold_assignment(cv={label}, 12)",
              lambda cv=cv: fold_assignment(cv, 12), "cv", lambda v: len(v) >= 1)
-    case("B7", "kfold_kl_curve(np.empty((40, 0)), [2, 5])",
-         lambda: kfold_kl_curve(np.empty((40, 0)), [2, 5]), "X")
-    case("B8", "summarize_cv_study({})", lambda: summarize_cv_study({}), "results")
     Xb = np.random.default_rng(0).normal(size=(12, 2))
     yb = np.r_[np.zeros(6, int), np.ones(6, int)]
     for arr in (np.array(["x"]), np.array(["x", "y"])):
@@ -310,66 +160,36 @@ def section_b():
         def a(option, arr=arr):
             return np.array([option] * len(arr))
         case("B9", f"read_data_file({n}-element array)",
-             lambda: read_data_file(a("watermelon2.csv")), "name")
+             lambda a=a: read_data_file(a("watermelon2.csv")), "name")
         case("B9", f"bootstrap_error(method={n}-element array)",
-             lambda: bootstrap_error(KNeighborsClassifier(1), Xb, yb, a("oob"), n_resamples=5),
+             lambda a=a: bootstrap_error(KNeighborsClassifier(1), Xb, yb, a("oob"), n_resamples=5),
              "method")
-        case("B9", f"load_wholesale({n}-element array)", lambda: load_wholesale(a("channel")),
+        case("B9", f"load_wholesale({n}-element array)", lambda a=a: load_wholesale(a("channel")),
              "target")
         case("B9", f"bootstrap_interval(method={n}-element array)",
-             lambda: bootstrap_interval(np.mean, [1., 2., 3.], 20, method=a("percentile")),
+             lambda a=a: bootstrap_interval(np.mean, [1., 2., 3.], 20, method=a("percentile")),
              "method")
         case("B9", f"kfold_kl_curve(method={n}-element array)",
-             lambda: kfold_kl_curve(Xb, [2], method=a("prefix")), "method")
+             lambda a=a: kfold_kl_curve(Xb, [2], method=a("prefix")), "method")
         case("B9", f"witness_hypotheses(hypothesis_class={n}-element array)",
-             lambda: witness_hypotheses([[0.], [1.]], hypothesis_class=a("threshold")),
+             lambda a=a: witness_hypotheses([[0.], [1.]], hypothesis_class=a("threshold")),
              "hypothesis_class")
         case("B9", f"realizable_labelings(hypothesis_class={n}-element array)",
-             lambda: realizable_labelings([[0.], [1.]], hypothesis_class=a("threshold")),
+             lambda a=a: realizable_labelings([[0.], [1.]], hypothesis_class=a("threshold")),
              "hypothesis_class")
         case("B9", f"Limits(sandbox={n}-element array)",
-             lambda: hw.Limits(sandbox=a("auto")), "sandbox")
-    case("B10", "KLCriterionFigure(curves={})", lambda: KLCriterionFigure(curves={}), "curves")
-    case("B10", "KLCriterionFigure(curves=[])", lambda: KLCriterionFigure(curves=[]), "curves")
-    for kwargs in ({"dpi": 1.5}, {"dpi": float("inf")}, {"figsize": (1e308, 1e308)},
-                   {"dpi": "60"}, {"figsize": (0, 0)}):
-        case("B11", f"SampleSizeFigure(**{kwargs})", lambda kw=kwargs: SampleSizeFigure(**kw),
-             tuple(kwargs))
-    case("B12", "GradientDescentFigure(separable X, y)",
-         lambda: GradientDescentFigure(X=np.array([[0., 0.], [1., 1.], [2., 2.], [3., 3.]]),
-                                       y=np.array([0, 0, 1, 1])), ("X", "y", "separable"),
-         lambda f: True)
-    case("B13", "shatters(points ~1e307, 'disc')",
-         lambda: shatters(1e307 * np.eye(2), hypothesis_class="disc"), "points",
-         lambda v: v is True)
+             lambda a=a: hw.Limits(sandbox=a("auto")), "sandbox")
     x = np.linspace(-1, 1, 20)
     yy = np.sin(3 * x)
-    case("B14", "cv_split_errors with a zero column",
-         lambda: cv_split_errors(np.column_stack([np.ones(12), np.zeros(12)]), np.arange(12.),
-                                 KFold(3)), "X")
     case("B14", "cv_split_errors with 10 columns and 8 training rows",
          lambda: cv_split_errors(np.random.default_rng(0).normal(size=(12, 10)), np.arange(12.),
                                  KFold(3)), "X")
-    case("B14", "degree_curves(x, y[:-1], [1, 2])", lambda: degree_curves(x, yy[:-1], [1, 2]),
-         "y")
-    case("B14", "degree_curves(zeros(20), y, [1, 2])",
-         lambda: degree_curves(np.zeros(20), yy, [1, 2]), ("x", "degrees"))
-    case("B14", "degree_curves(x, y, [20])", lambda: degree_curves(x, yy, [20]), "degrees")
-    case("B14", "degree_curves(x with NaN, y, [1])",
-         lambda: degree_curves(np.r_[x[:-1], np.nan], yy, [1]), "x")
     case("B14", "degree_curves(2-D x, y, [1])",
          lambda: degree_curves(np.column_stack([x, x]), yy, [1]), "x")
     case("B14", "degree_curves(x, None, [1])", lambda: degree_curves(x, None, [1]), "y")
-    case("B14", "degree_curves(x, full(20, 'a'), [1])",
-         lambda: degree_curves(x, np.full(20, "a"), [1]), "y")
-    case("B15", "Threshold('0.5').predict(...)",
-         lambda: Threshold("0.5").predict([0.1, 0.9]), "t")
     case("B15", "Threshold(nan)", lambda: Threshold(np.nan), "t")
     case("B15", "Interval(0, inf)", lambda: Interval(0.0, np.inf), "high")
-    case("B15", "Interval(1, 0)", lambda: Interval(1.0, 0.0), ("low", "high"))
-    case("B15", "HalfSpace([nan, 1], 0)", lambda: HalfSpace([np.nan, 1.0], 0.0), "weights")
     case("B15", "Rectangle([0, 0], [nan, 1])", lambda: Rectangle([0, 0], [np.nan, 1]), "upper")
-    case("B15", "Disc([0, 0], -1)", lambda: Disc([0, 0], -1), "radius")
     case("B15", "Disc([0, 0], inf)", lambda: Disc([0, 0], np.inf), "radius")
 
     good_nb = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
@@ -384,12 +204,6 @@ def section_b():
                  {"cell_type": "code", "metadata": None, "source": "x", "outputs": [],
                   "execution_count": None}]}, *args), ("nb", "metadata"),
              lambda v: True)  # documented: a cell whose metadata is None has no tags
-    case("B16", "student_edition(a cell without cell_type)",
-         lambda: hw.student_edition({"cells": [{"metadata": {}, "source": "x"}]}, "01_x"),
-         ("nb", "cell_type"))
-    case("B16", "stub_solution(['x = 1  # SOLUTION'])",
-         lambda: hw.stub_solution(["x = 1  # SOLUTION"]), "source", lambda s: isinstance(s, str))
-    case("B16", "stub_solution(5)", lambda: hw.stub_solution(5), "source")
 
     import atexit
     import shutil
@@ -415,12 +229,6 @@ def section_b():
     ]:
         case("B16", f"{fn}(spec={{}})", call, "spec")
     spec = _tiny_spec()
-    case("B16", "grade_submissions(spec, [('a.ipynb',)], Limits())",
-         lambda: hw.grade_submissions(spec, [("a.ipynb",)], limits), "submissions")
-    question = next(q["name"] for q in spec["questions"] if not q.get("manual"))
-    case("B16", "write_grades(path, spec, [Submission('a.ipynb', {}, 'ok')])",
-         lambda: hw.write_grades(tmp / "g2.csv", spec, [sub]), ("graded", "scores", question),
-         lambda v: (tmp / "g2.csv").exists())
     case("B16", "write_feedback(status='weird')",
          lambda: hw.write_feedback(tmp / "fb2", spec, [hw.Submission("a.ipynb", {}, "weird")]),
          ("status", "graded"))
@@ -429,61 +237,26 @@ def section_b():
     case("B16", "assign(['notjson.ipynb'], out, verify=False)",
          lambda: hw.assign([str(notjson)], tmp / "out", verify=False),
          ("notjson", "chapters"))
-    case("B17", "read_data_file('SOURCES.md')", lambda: read_data_file("SOURCES.md"), "name")
 
 
 def _tiny_spec():
     from mlcore.homework import build_spec, read_notebook
-    path = Path(__file__).resolve().parents[1] / "tests" / "homework_fixtures" / "99_tiny_chapter.ipynb"
+    path = Path(__file__).resolve().parent / "homework_fixtures" / "99_tiny_chapter.ipynb"
     return build_spec(read_notebook(path.read_bytes())[0], "99_tiny_chapter")
 
 
 # --------------------------------------------------------------------------- C, D
 def section_cd():
     from mlcore import homework as hw
-    from mlcore.bootstrap import never_drawn_probability
-    from mlcore.datasets import load_wine_quality
-    from mlcore.divergence import kfold_kl_curve
-    from mlcore.model_selection import (BlockedMxTwoCV, DegreeSelectionFigure, cv_estimator_study,
-                                        degree_curves, make_splitter, sine_regression,
-                                        two_level_design)
-    from mlcore.vc import vc_bound_gap
+    from mlcore.model_selection import two_level_design
 
     spec = _tiny_spec()
-    for jobs in (np.int64(2), np.uint8(1)):
+    for jobs in (np.uint8(1),):   # np.int64(2): in test_homework
         case("C1", f"grade_submissions(..., jobs={jobs!r})",
              lambda jobs=jobs: hw.grade_submissions(spec, [], hw.Limits(), jobs=jobs), (),
              lambda v: v == [])
-    case("C2", "load_wine_quality('red', binary=np.True_)",
-         lambda: load_wine_quality("red", binary=np.True_), (), lambda v: v is not None)
-    case("C3", "make_splitter('K-fold', n_splits=3, shuffle=np.True_)",
-         lambda: make_splitter("K-fold", n_splits=3, shuffle=np.True_), (),
-         lambda s: s.shuffle is True)
-    x, y = sine_regression(30, random_state=0)
-    case("C4", "degree_curves(x, list(y), [1, 2])",
-         lambda: degree_curves(x, list(y), [1, 2], random_state=0), (),
-         lambda v: np.allclose(v, degree_curves(x, y, [1, 2], random_state=0)))
-    case("C5", "cv_estimator_study([20], 1, degree=0, n_true=200)",
-         lambda: cv_estimator_study([20], 1, degree=0, n_true=200, random_state=0), (),
-         lambda v: np.isfinite(v["estimate"]).all())
-    X = np.random.default_rng(0).normal(size=(40, 2))
-    case("C6", "kfold_kl_curve(X, uint8 Ks)",
-         lambda: kfold_kl_curve(X, np.array([2, 5], dtype=np.uint8), random_state=0), (),
-         lambda v: np.allclose(v, kfold_kl_curve(X, [2, 5], random_state=0)))
-    case("C7", "never_drawn_probability(2**70)", lambda: never_drawn_probability(2 ** 70), (),
-         lambda p: abs(float(p) - math.exp(-1)) < 1e-12)
-    case("C7", "vc_bound_gap(3, 2**70, 0.05)", lambda: vc_bound_gap(3, 2 ** 70, 0.05), (),
-         lambda g: 0 < float(g) < 1e-8)
-    case("C8", "DegreeSelectionFigure(n_samples=5)", lambda: DegreeSelectionFigure(n_samples=5),
-         "n_samples", lambda f: True)
-    case("D", "two_level_design(10000)", lambda: two_level_design(10000), "n_repeats",
-         lambda v: v.shape[1] == 10000)
-    case("D", "BlockedMxTwoCV(n_repeats=10000).split(X)",
-         lambda: list(BlockedMxTwoCV(n_repeats=10000).split(np.zeros((20, 1)))), "n_repeats",
-         lambda v: len(v) == 20000)
-    case("D", "two_level_design(2000) in under 1 s",
-         lambda: (time.perf_counter(), two_level_design(2000))[0], "n_repeats",
-         lambda start: time.perf_counter() - start < 1.0)
+    case("D", "two_level_design(2000) is refused (it hung)", lambda: two_level_design(2000),
+         "n_repeats")
 
 
 # --------------------------------------------------------------------------- M
@@ -772,27 +545,14 @@ def _nan_study():
     return out
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    verbose = "-v" in argv
+def _all_cases() -> list[Case]:
+    CASES.clear()
     for build in (section_a, section_b, section_cd, section_m, section_s):
         build()
-    counts: dict[str, dict[str, int]] = {}
-    defects = 0
-    for c in CASES:
-        verdict, detail = run(c)
-        group = c.section.split("/")[0] if c.section[0] in "ABCD" else c.section
-        counts.setdefault(group, {"value": 0, "error": 0, "DEFECT": 0})[verdict] += 1
-        if verdict == "DEFECT":
-            defects += 1
-        if verbose or verdict == "DEFECT":
-            print(f"{verdict:6s} {c.section:8s} {c.label}: {detail}")
-    print(f"\n{'group':10s} {'value':>6s} {'error':>6s} {'DEFECT':>6s}")
-    for group, n in counts.items():
-        print(f"{group:10s} {n['value']:6d} {n['error']:6d} {n['DEFECT']:6d}")
-    print(f"{len(CASES)} reproducers, {defects} still defective")
-    return min(defects, 255)
+    return list(CASES)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+@pytest.mark.parametrize("case", _all_cases(), ids=lambda c: f"{c.section} {c.label}")
+def test_reproducer_returns_a_checked_value_or_an_error_naming_the_parameter(case):
+    verdict, detail = run(case)
+    assert verdict != "DEFECT", detail

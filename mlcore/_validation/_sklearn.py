@@ -1,9 +1,6 @@
-"""Input checks for scikit-learn objects, and errors translated at the boundary.
-
-Part of :mod:`mlcore._validation` (import them from there): a splitter or
-``cv`` argument, an estimator object, the number of samples of an array-like,
-and the context managers that turn an error raised by NumPy, SciPy or
-scikit-learn into a ``ValueError``/``TypeError`` that names the parameter.
+"""Input checks for scikit-learn objects: a splitter or ``cv`` argument, an estimator
+object, the number of samples of an array-like (part of :mod:`mlcore._validation`;
+import them from there).
 """
 
 from __future__ import annotations
@@ -12,7 +9,9 @@ import numbers
 
 import numpy as np
 
-from ._validation import _describe, _suffix, check_int
+from ._errors import naming
+from ._messages import _describe
+from ._numbers import check_int
 
 
 def check_splitter(value, name: str = "cv"):
@@ -119,72 +118,3 @@ def num_rows(value, name: str = "X") -> int:
     except TypeError:
         raise TypeError(f"{name} must be an array-like of samples, got {name}="
                         f"{_describe(value)} of type {type(value).__name__}.") from None
-
-
-class user_errors:
-    """Context manager translating NumPy/SciPy errors a user's input can cause into ``ValueError``.
-
-    ``LinAlgError``, ``IndexError``, ``KeyError``, ``ZeroDivisionError`` and
-    ``OverflowError`` raised inside become ``ValueError`` naming ``name`` (the
-    parameter, or parameters, that caused it), the original message kept.
-
-    Examples
-    --------
-    >>> with user_errors("X", "the design matrix must have full column rank"):
-    ...     np.linalg.inv(np.zeros((2, 2)))
-    Traceback (most recent call last):
-    ...
-    ValueError: X is not usable: Singular matrix; the design matrix must have full column rank.
-    """
-
-    def __init__(self, name: str, why: str | None = None):
-        self.name, self.why = name, why
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, error, traceback):
-        if kind is not None and issubclass(kind, (np.linalg.LinAlgError, IndexError, KeyError,
-                                                  ZeroDivisionError, OverflowError,
-                                                  FloatingPointError)):
-            raise ValueError(f"{self.name} is not usable: {error}{_suffix(self.why)}.") from error
-        return False
-
-
-class naming:
-    """Context manager rewording a library's ``ValueError``/``TypeError`` to name ``name``.
-
-    For messages from scikit-learn's or NumPy's own validation, which describe
-    the problem but not which parameter has it. A message that already names
-    the parameter keeps its words. Either way the error is raised as a plain
-    ``ValueError`` or ``TypeError``: a library's subclass (scikit-learn's
-    ``InvalidParameterError``, NumPy's ``UFuncTypeError``) does not leak out.
-
-    Examples
-    --------
-    >>> from sklearn.utils.validation import check_array as sk_check_array
-    >>> with naming("X"):
-    ...     sk_check_array([1.0, 2.0])
-    Traceback (most recent call last):
-    ...
-    ValueError: X is not valid: Expected 2D array, got 1D array instead:...
-    """
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, error, traceback):
-        from sklearn.exceptions import NotFittedError
-        if kind is None or not issubclass(kind, (ValueError, TypeError)) or \
-                issubclass(kind, NotFittedError):   # callers test for NotFittedError itself
-            return False
-        message, name = str(error), self.name
-        plain = ValueError if issubclass(kind, ValueError) else TypeError
-        if message.startswith(name) or f" {name} " in message or f"{name}=" in message:
-            if kind in (ValueError, TypeError):
-                return False
-            raise plain(message) from error
-        raise plain(f"{name} is not valid: {message}") from error

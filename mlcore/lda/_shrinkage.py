@@ -2,7 +2,7 @@
 arithmetic, Fisher's direction as least squares on coded targets, and
 shrinkage LDA (Ledoit-Wolf) for fewer samples than features.
 
-Re-exported by :mod:`mlcore.lda`; checked against scikit-learn's
+Private; the public face is :mod:`mlcore.lda`. Checked against scikit-learn's
 ``LedoitWolf`` and ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto")``
 in ``tests/test_lda.py``.
 """
@@ -16,11 +16,11 @@ import scipy.linalg
 import scipy.special
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
-from ._validation_sklearn import naming
-
-from ._validation import check_array, check_real
+from .._validation import check_array, check_real_or_option, naming
+from ._checks import _check_two_class
+from ._scores import _collapse_two_classes, _labels, _linear_scores, _probabilities
 
 __all__ = ["fisher_direction_exact", "coded_least_squares", "ledoit_wolf", "ShrinkageLDA"]
 
@@ -44,8 +44,6 @@ def fisher_direction_exact(X, y):
     >>> fisher_direction_exact(X, [0, 0, 0, 1, 1, 1]).round(3)
     array([ 0.435, -0.9  ])
     """
-    from .lda import _check_two_class
-
     X, y, classes = _check_two_class(X, y, cap=False)
     n = X.shape[1]
     if n > 20:
@@ -102,8 +100,6 @@ def coded_least_squares(X, y):
     >>> bool(np.allclose(-beta / np.linalg.norm(beta), fisher_direction(X, [0, 0, 0, 1, 1, 1])))
     True
     """
-    from .lda import _check_two_class
-
     X, y, classes = _check_two_class(X, y)
     m, m1 = len(y), np.sum(y == classes[1])
     target = np.where(y == classes[1], m / m1, -m / (m - m1))
@@ -194,9 +190,8 @@ class ShrinkageLDA(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Estimate the class means and the shrunk covariance; returns ``self``."""
-        if not (isinstance(self.shrinkage, str) and self.shrinkage == "auto"):
-            check_real(self.shrinkage, "shrinkage", low=0, high=1,
-                       why='"auto" for Ledoit-Wolf, or a fixed intensity')
+        check_real_or_option(self.shrinkage, "shrinkage", ["auto"], low=0, high=1,
+                             why='"auto" for Ledoit-Wolf, or a fixed intensity')
         with naming("X or y"):
             X, y = validate_data(self, X, y, dtype=np.float64)
         with naming("y"):
@@ -230,32 +225,18 @@ class ShrinkageLDA(ClassifierMixin, BaseEstimator):
         self.covariance_, self.shrinkage_ = covariance, np.array(shrinkages)
         coef = scipy.linalg.lstsq(covariance, self.means_.T)[0].T
         intercept = -0.5 * np.sum(self.means_ * coef, axis=1) + np.log(self.priors_)
-        if self.classes_.size == 2:
-            self.coef_ = (coef[1] - coef[0])[None, :]
-            self.intercept_ = np.array([intercept[1] - intercept[0]])
-        else:
-            self.coef_, self.intercept_ = coef, intercept
+        self.coef_, self.intercept_ = _collapse_two_classes(coef, intercept)
         return self
 
     def decision_function(self, X):
         """The linear discriminant scores (two classes: the log-odds of ``classes_[1]``)."""
-        check_is_fitted(self)
-        with naming("X"):
-            X = validate_data(self, X, dtype=np.float64, reset=False)
-        scores = X @ self.coef_.T + self.intercept_
-        return scores.ravel() if self.classes_.size == 2 else scores
+        return _linear_scores(self, X)
 
     def predict_proba(self, X):
         """Posterior class probabilities (softmax of the scores), columns as ``classes_``."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            positive = scipy.special.expit(scores)
-            return np.column_stack([1 - positive, positive])
-        return scipy.special.softmax(scores, axis=1)
+        return _probabilities(self.decision_function(X))
 
     def predict(self, X):
         """The class with the largest discriminant score."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
+        scores = self.decision_function(X)    # first: it raises NotFittedError before classes_ is read
+        return _labels(self.classes_, scores)

@@ -1,6 +1,6 @@
 """The chapter 11 study of remedies for class imbalance, each scored by cross-validation
-with the remedy applied inside the training folds only. Re-exported by
-:mod:`mlcore.imbalance`; used by the chapter and by ``scripts/imbalance_seeds.py``.
+with the remedy applied inside the training folds only. Private; the public
+faces are :mod:`mlcore.imbalance` and :mod:`mlcore.lda`; used by the chapter and by ``scripts/imbalance_seeds.py``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from ._validation import check_estimator_object, check_int
+from .._validation import check_estimator_object, check_int
+from ..evaluation import average_precision, fbeta
+from . import _imbalance as im
+from ._checks import _check_two_class
 
 __all__ = ["REMEDIES", "remedy_study"]
 
@@ -78,7 +81,6 @@ def remedy_study(X, y, remedies=REMEDIES, *, estimator=None, n_splits=5, random_
     >>> bool(table.loc["rescaling", "balanced accuracy"] > table.loc["none", "balanced accuracy"])
     True
     """
-    from .lda import _check_two_class
 
     X, y, classes = _check_two_class(X, y, cap=False)
     if not np.array_equal(classes, [0, 1]):
@@ -94,8 +96,6 @@ def remedy_study(X, y, remedies=REMEDIES, *, estimator=None, n_splits=5, random_
 
 
 def _study(X, y, remedies, estimator, n_splits, random_state):
-    from . import imbalance as im
-    from .evaluation import average_precision, fbeta
 
     rows, out = [], {r: (np.zeros(len(y), dtype=int), np.zeros(len(y))) for r in remedies}
     for train, test in StratifiedKFold(n_splits, shuffle=True, random_state=random_state).split(X, y):
