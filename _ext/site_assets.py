@@ -340,6 +340,15 @@ def _drop_search_scripts_outside_search(app, exception) -> None:
             page.write_text(lighter, encoding="utf-8")
 
 
+def _subset_icon_font(app, exception) -> None:
+    # The theme's Font Awesome, cut to the icons the site shows (_ext/icon_subset.py).
+    if exception is not None or app.builder.format != "html":
+        return
+    from icon_subset import subset_icons
+
+    subset_icons(Path(app.outdir))
+
+
 class GlossaryAnchorsAndChineseEntries(SphinxTransform):
     """Glossary terms: anchors named after the English term, index entries for the Chinese one.
 
@@ -414,6 +423,7 @@ def setup(app):
     app.connect("html-page-context", _frames_as_files)
     app.connect("html-page-context", _drop_unused_design_assets, priority=900)
     app.connect("build-finished", _drop_search_scripts_outside_search)
+    app.connect("build-finished", _subset_icon_font)
     app.add_css_file("site.css")
     # Before the page's own scripts (priority 500): site.js configures
     # require.js, which myst-nb loads on pages with widgets.

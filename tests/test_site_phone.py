@@ -281,3 +281,29 @@ def test_search_scripts_leave_every_page_but_the_search_page(tmp_path):
     _drop_search_scripts_outside_search(app, None)
     assert (tmp_path / "chapters" / "a.html").read_text() == '<head>\n<script src="../_static/x.js"></script>'
     assert (tmp_path / "search.html").read_text() == page
+
+
+def test_the_icon_font_keeps_exactly_the_icons_the_site_shows(tmp_path):
+    """_ext/icon_subset.py on the theme's own files: 157 kB of solid icons -> the few used."""
+    import pydata_sphinx_theme
+    from fontTools.ttLib import TTFont
+
+    from icon_subset import SUBSET_NAME, subset_icons
+
+    theme = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
+    shutil.copytree(theme / "styles", tmp_path / "_static" / "styles")
+    shutil.copytree(theme / "vendor", tmp_path / "_static" / "vendor")
+    (tmp_path / "page.html").write_text('<i class="fa-solid fa-bars"></i>', encoding="utf-8")
+    css_saved, font_saved = subset_icons(tmp_path)
+    css = (tmp_path / "_static" / "styles" / "pydata-sphinx-theme.css").read_text(encoding="utf-8")
+    assert ".fa-bars:before" in css and ".fa-moon:before" not in css and css_saved > 50_000
+    assert f"{SUBSET_NAME}) format(\"woff\")" in css and "fa-solid-900.woff2" not in css
+    font = TTFont(tmp_path / "_static" / "vendor" / "fontawesome" / "webfonts" / SUBSET_NAME)
+    kept = set(font.getBestCmap())
+    assert 0xF0C9 in kept and 0xF186 not in kept          # fa-bars kept, fa-moon gone
+    # The theme's own icons (admonitions, links) stay: every private-use character in the CSS.
+    # (Those the solid font has: a few belong to the brands font.)
+    solid = set(TTFont(theme / "vendor" / "fontawesome" / "webfonts" / "fa-solid-900.ttf").getBestCmap())
+    theme_icons = {ord(c) for c in re.findall("[\ue000-\uf8ff]", css)} & solid
+    assert len(theme_icons) > 5 and theme_icons <= kept
+    assert font_saved > 100_000
