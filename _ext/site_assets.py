@@ -340,6 +340,31 @@ def _drop_search_scripts_outside_search(app, exception) -> None:
             page.write_text(lighter, encoding="utf-8")
 
 
+_HIGHLIGHT_BLOCK = re.compile(r'(<div class="highlight"><pre>)(.*?)(</pre></div>)', re.S)
+# Pygments' token classes that pygments.css colours exactly as the block's own
+# text, in both colour modes (name, punctuation, whitespace, module name).
+_PLAIN_TOKEN = re.compile(r'<span class="(?:n|p|w|nn)">([^<]*)</span>')
+# Sphinx wraps each word of an inline literal and of a signature in
+# <span class="pre"> (white-space: nowrap); site.css lets those words wrap on
+# a phone anyway, so the wrapper (6,000 on the API page) goes.
+_LITERAL_WORD = re.compile(r'<span class="pre">([^<]*)</span>')
+
+
+def _unwrap_plain_tokens(app, pagename, templatename, context, doctree) -> None:
+    # A highlighted line wraps every name and bracket in its own <span>; those
+    # of the classes above look the same without it. The API reference (1.3 MB
+    # of HTML, ~6,500 such spans and ~6,000 literal words) is what this keeps
+    # within the 3 MB page budget; every code cell gets a little lighter too.
+    body = context.get("body")
+    if not body:
+        return
+
+    def plain(match):
+        return match.group(1) + _PLAIN_TOKEN.sub(r"\1", match.group(2)) + match.group(3)
+
+    context["body"] = _LITERAL_WORD.sub(r"\1", _HIGHLIGHT_BLOCK.sub(plain, body))
+
+
 def _subset_icon_font(app, exception) -> None:
     # The theme's Font Awesome, cut to the icons the site shows (_ext/icon_subset.py).
     if exception is not None or app.builder.format != "html":
@@ -421,6 +446,7 @@ def setup(app):
     app.connect("html-page-context", _mark_chinese_terms)
     app.connect("build-finished", _drop_fontawesome_script)
     app.connect("html-page-context", _frames_as_files)
+    app.connect("html-page-context", _unwrap_plain_tokens)
     app.connect("html-page-context", _drop_unused_design_assets, priority=900)
     app.connect("build-finished", _drop_search_scripts_outside_search)
     app.connect("build-finished", _subset_icon_font)
