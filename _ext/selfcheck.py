@@ -69,6 +69,38 @@ class SelfCheck(SphinxDirective):
         return [box]
 
 
+def _is_self_check(node) -> bool:
+    return isinstance(node, nodes.container) and "self-check" in node["classes"]
+
+
+def _answer_section(app, doctree, docname) -> None:
+    """The chapter's self-check keys, numbered, in a box at its end: shown only in print.
+
+    On screen a reader answers by clicking; on paper the key under each
+    question would give it away, so the printed page (see selfcheck.css)
+    shows the questions numbered and this list of answers at the end.
+    """
+    questions = [node for node in doctree.findall(_is_self_check)]
+    if not questions:
+        return
+    answers = nodes.enumerated_list(enumtype="arabic", prefix="", suffix=".")
+    for question in questions:
+        item = nodes.list_item()
+        item += question.children[0].deepcopy()   # the question
+        for option in question.findall(nodes.container):
+            if "self-check-correct" in option["classes"]:
+                text, feedback = option.children[0].deepcopy(), option.children[1].deepcopy()
+                text["classes"] = ["self-check-answer"]
+                feedback["classes"] = ["self-check-answer-why"]
+                item += [text, feedback]
+        answers += item
+    box = nodes.container(classes=["self-check-answers"])
+    box += nodes.rubric("", "Answers to the self-checks")
+    box += answers
+    sections = list(doctree.findall(nodes.section))
+    (sections[0] if sections else doctree).append(box)
+
+
 def _add_static_path(app) -> None:
     static = str(Path(__file__).parent / "selfcheck_static")
     if static not in app.config.html_static_path:
@@ -78,6 +110,7 @@ def _add_static_path(app) -> None:
 def setup(app):
     app.add_directive("self-check", SelfCheck)
     app.connect("builder-inited", _add_static_path)
+    app.connect("doctree-resolved", _answer_section)
     app.add_css_file("selfcheck.css")
     app.add_js_file("selfcheck.js")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -27,12 +27,15 @@ Registered in ``_config.yml`` under ``sphinx.local_extensions``. It
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 from pathlib import Path
 
 from docutils import nodes
 from sphinx.errors import ExtensionError
 from sphinx.search.en import SearchEnglish
+from sphinx.transforms import SphinxTransform
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "site_assets_static"
@@ -258,6 +261,181 @@ def _drop_fontawesome_script(app, exception) -> None:
             page.write_text(lighter, encoding="utf-8")
 
 
+# An explorable figure (mlcore's InteractiveFigure.explore) carries all its
+# frames inside the page as base64, up to 1 MB a figure. On the site they
+# become files under _images/explore/: the page loads the first frame (the
+# wide one, or on a phone the narrow one), and the figure's script fetches the
+# others when a reader first touches a control. Plain <img> URLs, so the site
+# still works from file://. The notebook keeps its self-contained output.
+_EXPLORABLE = re.compile(r'<div class="mlcore-explore" id="(?P<uid>mlx-[0-9a-f]+)">.*?'
+                         r'<script type="application/json" class="mlx-data">(?P<data>.*?)</script>',
+                         re.S)
+_INLINE_PNG = "data:image/png;base64,"
+
+
+def _frames_as_files(app, pagename, templatename, context, doctree) -> None:
+    body = context.get("body")
+    if not body or 'class="mlcore-explore"' not in body:
+        return
+    folder = Path(app.outdir) / "_images" / "explore"
+
+    def as_file(uid: str, name: str, encoded: str) -> str:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{uid}-{name}.png").write_bytes(base64.b64decode(encoded))
+        return context["pathto"](f"_images/explore/{uid}-{name}.png", 1)
+
+    def rewrite(match):
+        uid, block = match["uid"], match.group(0)
+        data = json.loads(match["data"].replace("<\\/", "</"))
+        first = data["index"][data["start"]]
+        for key, suffix, attribute in (("frames", "", ' src="'), ("narrow", "-narrow", ' srcset="')):
+            if key not in data:
+                continue
+            inline = attribute + _INLINE_PNG
+            start = block.index(inline) + len(inline)
+            end = block.index('"', start)
+            url = as_file(uid, f"{first}{suffix}", block[start:end])
+            block = block[:start - len(_INLINE_PNG)] + url + block[end:]
+            data[key] = [url if i == first else as_file(uid, f"{i}{suffix}", frame)
+                         for i, frame in enumerate(data[key])]
+            data[key][first] = ""
+        payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+        head, _, _ = block.rpartition(match["data"])
+        return head + payload + "</script>"
+
+    context["body"] = _EXPLORABLE.sub(rewrite, body)
+
+
+def _drop_unused_design_assets(app, pagename, templatename, context, doctree) -> None:
+    # Jupyter Book loads sphinx-design's stylesheet and tab script on every
+    # page; none of the course's pages uses a design element (grid, card, tab).
+    if 'class="sd-' in context.get("body", ""):
+        return
+    for key, name in (("css_files", "sphinx-design.min.css"), ("script_files", "design-tabs.js")):
+        files = context.get(key)
+        if files:
+            files[:] = [f for f in files if not (getattr(f, "filename", None) or str(f)).endswith(name)]
+
+
+# pydata-sphinx-theme links Sphinx's search scripts and the whole search index
+# (290 kB) into every page for its "search as you type", which is off here
+# (search_as_you_type = False): the search button goes to search.html, which
+# loads them itself.
+_SEARCH_SCRIPTS = re.compile(
+    r'[ \t]*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)">'
+    r'</script>\n?')
+
+
+def _drop_search_scripts_outside_search(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    if app.config.html_theme_options.get("search_as_you_type"):
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        if page.name == "search.html" and page.parent == Path(app.outdir):
+            continue
+        html = page.read_text(encoding="utf-8")
+        lighter = _SEARCH_SCRIPTS.sub("", html)
+        if lighter != html:
+            page.write_text(lighter, encoding="utf-8")
+
+
+_HIGHLIGHT_BLOCK = re.compile(r'(<div class="highlight"><pre>)(.*?)(</pre></div>)', re.S)
+# Pygments' token classes that pygments.css colours exactly as the block's own
+# text, in both colour modes (name, punctuation, whitespace, module name).
+_PLAIN_TOKEN = re.compile(r'<span class="(?:n|p|w|nn)">([^<]*)</span>')
+# Sphinx wraps each word of an inline literal and of a signature in
+# <span class="pre"> (white-space: nowrap); site.css lets those words wrap on
+# a phone anyway, so the wrapper (6,000 on the API page) goes.
+_LITERAL_WORD = re.compile(r'<span class="pre">([^<]*)</span>')
+
+
+def _unwrap_plain_tokens(app, pagename, templatename, context, doctree) -> None:
+    # A highlighted line wraps every name and bracket in its own <span>; those
+    # of the classes above look the same without it. The API reference (1.3 MB
+    # of HTML, ~6,500 such spans and ~6,000 literal words) is what this keeps
+    # within the 3 MB page budget; every code cell gets a little lighter too.
+    body = context.get("body")
+    if not body:
+        return
+
+    def plain(match):
+        return match.group(1) + _PLAIN_TOKEN.sub(r"\1", match.group(2)) + match.group(3)
+
+    context["body"] = _LITERAL_WORD.sub(r"\1", _HIGHLIGHT_BLOCK.sub(plain, body))
+
+
+def _subset_icon_font(app, exception) -> None:
+    # The theme's Font Awesome, cut to the icons the site shows (_ext/icon_subset.py).
+    if exception is not None or app.builder.format != "html":
+        return
+    from icon_subset import subset_icons
+
+    subset_icons(Path(app.outdir))
+
+
+class GlossaryAnchorsAndChineseEntries(SphinxTransform):
+    """Glossary terms: anchors named after the English term, index entries for the Chinese one.
+
+    Sphinx names a term's anchor after its whole text, "``.632 estimator
+    (.632 估计)``" -> ``#term-.632-estimator-.632``, and gives up with
+    ``#term-0`` when two names collide (".632+ estimator"). Here the anchor is
+    the English term's words (``#term-632-plus-estimator``, ``#term-5x2-cross-validation``).
+
+    The search page finds an index entry only when the query is at least half
+    of the entry, so a query for 自助法 missed the entry "bootstrap (自助法)"
+    and the hit went to the glossary's top (UX review D10). Each term also
+    gets index entries for its Chinese name and each run of Chinese in it,
+    which the search page (and the general index) then lead to the term.
+    Runs before Sphinx's domains read the document's index nodes (priority 850).
+    """
+
+    default_priority = 840
+
+    def apply(self, **kwargs) -> None:
+        from sphinx import addnodes
+
+        std = self.env.get_domain("std")
+        used = set(self.document.ids)
+        for glossary in list(self.document.findall(addnodes.glossary)):
+            for term in list(glossary.findall(nodes.term)):
+                if not term["ids"]:
+                    continue
+                text, old = term.astext(), term["ids"][0]
+                english, chinese = _term_parts(text)
+                new = "term-" + (re.sub(r"[^A-Za-z0-9]+", "-", english.replace("+", " plus ")
+                                        .replace("×", "x")).strip("-") or "glossary")
+                if new != old:
+                    base, n = new, 2
+                    while new in used:
+                        new, n = f"{base}-{n}", n + 1
+                    used.add(new)
+                    term["ids"][0] = new
+                    self.document.ids[new] = self.document.ids.pop(old, term)
+                    std.objects["term", text] = (self.env.docname, new)
+                    std._terms[text.lower()] = (self.env.docname, new)
+                for index in term.findall(addnodes.index):
+                    entries = [(kind, value, new if target == old else target, main, key)
+                               for kind, value, target, main, key in index["entries"]]
+                    entries += [("single", name, new, "main", None) for name in chinese]
+                    index["entries"] = entries
+
+
+def _term_parts(text: str) -> tuple[str, list[str]]:
+    """A glossary term's English words and its Chinese names (the parenthesis, its CJK runs).
+
+    >>> _term_parts("5×2 cross-validation (5×2交叉验证)")
+    ('5×2 cross-validation', ['5×2交叉验证', '交叉验证'])
+    >>> _term_parts("bootstrap (自助法)")
+    ('bootstrap', ['自助法'])
+    """
+    match = re.fullmatch(r"(?P<en>.*?)\s*\((?P<zh>[^()]*)\)\s*", text)
+    if not match or not _CJK_RUN.search(match["zh"]):
+        return text, []
+    names = [match["zh"].strip()] + _CJK_RUN.findall(match["zh"])
+    return match["en"], list(dict.fromkeys(names))
+
+
 def setup(app):
     """Register the static paths, the site CSS/JS and the search language."""
     app.connect("config-inited", _repository_buttons)
@@ -267,10 +445,16 @@ def setup(app):
     app.connect("html-page-context", _plain_bibliography_markup)
     app.connect("html-page-context", _mark_chinese_terms)
     app.connect("build-finished", _drop_fontawesome_script)
+    app.connect("html-page-context", _frames_as_files)
+    app.connect("html-page-context", _unwrap_plain_tokens)
+    app.connect("html-page-context", _drop_unused_design_assets, priority=900)
+    app.connect("build-finished", _drop_search_scripts_outside_search)
+    app.connect("build-finished", _subset_icon_font)
     app.add_css_file("site.css")
     # Before the page's own scripts (priority 500): site.js configures
     # require.js, which myst-nb loads on pages with widgets.
     app.add_js_file("site.js", priority=450)
     app.add_search_language(SearchEnglishWithCJK)
+    app.add_transform(GlossaryAnchorsAndChineseEntries)
     _image_alt_from_output_metadata()
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -17,6 +17,7 @@ import itertools
 import json
 
 import numpy as np
+from PIL import Image
 
 from ._figure_text import describe_figure
 from ._validation import check_int
@@ -30,9 +31,25 @@ _SCRIPT = """(function () {
     window.mlcoreExplore = function (root) {
       var data = JSON.parse(root.querySelector("script.mlx-data").textContent);
       var image = root.querySelector("img.mlx-image");
+      var source = root.querySelector("source.mlx-narrow");
       var inputs = Array.prototype.slice.call(root.querySelectorAll("[data-mlx]"));
       var prefix = "data:image/png;base64,";
-      data.frames[data.index[data.start]] = image.src.slice(prefix.length);
+      // A frame is inline base64 or, on the website, a file's URL (base64 has no ".").
+      function url(frame) { return /[.]png$/.test(frame) ? frame : prefix + frame; }
+      function own(src) { return src.indexOf(prefix) === 0 ? src.slice(prefix.length) : src; }
+      data.frames[data.index[data.start]] = own(image.getAttribute("src"));
+      if (source) { data.narrow[data.index[data.start]] = own(source.getAttribute("srcset")); }
+      // Frames that are files load on the first touch of a control, all at once,
+      // so that later moves swap pictures the browser already holds.
+      var preloaded = false;
+      function preload() {
+        if (preloaded) { return; }
+        preloaded = true;
+        var narrow = source && window.matchMedia && window.matchMedia(source.media).matches;
+        (narrow ? data.narrow : data.frames).forEach(function (frame) {
+          if (/[.]png$/.test(frame)) { new Image().src = frame; }
+        });
+      }
       function show() {
         var flat = 0, parts = [];
         inputs.forEach(function (input, i) {
@@ -43,12 +60,15 @@ _SCRIPT = """(function () {
           if (input.type === "range") { input.setAttribute("aria-valuetext", text); }
           parts.push(data.names[i] + " " + text);
         });
-        image.src = prefix + data.frames[data.index[flat]];
+        image.src = url(data.frames[data.index[flat]]);
+        if (source) { source.srcset = url(data.narrow[data.index[flat]]); }
         image.alt = data.alt + (parts.length ? " Shown for " + parts.join(", ") + "." : "");
         // A live region: screen readers announce the new values on each move.
         root.querySelector(".mlx-status").textContent = parts.join(", ");
       }
       inputs.forEach(function (input) {
+        input.addEventListener("focus", preload);
+        input.addEventListener("pointerdown", preload);
         input.addEventListener("input", show);
         input.addEventListener("change", show);
       });
@@ -207,11 +227,9 @@ def _hashable(value) -> bool:
     return True
 
 
-def _palette_png(png: bytes) -> bytes:
-    """The frame as a 256-colour PNG: a third of the size, no visible change for plots."""
-    from PIL import Image
-
-    image = Image.open(io.BytesIO(png)).convert("RGB")
+def _palette_png(png) -> bytes:
+    """The frame (PNG bytes or a PIL image) as a 256-colour PNG: a third of the size, no visible change for plots."""
+    image = (png if isinstance(png, Image.Image) else Image.open(io.BytesIO(png))).convert("RGB")
     # Fast octree without dithering: plots have few colours, and dithering
     # would make the frames noisy and larger; optimize=True saves 6 % for 3x the time.
     quantized = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
@@ -219,6 +237,116 @@ def _palette_png(png: bytes) -> bytes:
     buffer = io.BytesIO()
     quantized.save(buffer, format="png")
     return buffer.getvalue()
+
+
+#: Phones: a page column of about 360 CSS px (a 390-px-wide phone less the
+#: page's margins) gets the narrow frame set, served under this media query.
+NARROW_MEDIA = "(max-width: 600px)"
+NARROW_PX = 360
+
+
+def _text_px(fig) -> float:
+    """The height in image pixels of the figure's smallest visible text (its font size)."""
+    from matplotlib.text import Text
+
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    return round(min(sizes) * fig.dpi / 72, 2) if sizes else 0.0
+
+
+def _columns(fig):
+    """Pixel boxes (left, top, right, bottom) of the figure's columns of panels, left to right.
+
+    Panels whose extents (labels and titles included) overlap horizontally
+    form one column; a thin column (a colorbar) joins its left neighbour. The
+    cuts lie in the middle of the gaps, so tick labels that grow a little in
+    another frame stay inside their crop. A figure title is left out (see
+    :func:`_title_strip`); ``None`` when another figure-level text or a
+    figure legend spans the columns and a cut would split it.
+    """
+    renderer = fig.canvas.get_renderer()
+    width, height = fig.canvas.get_width_height()
+    title = getattr(fig, "_suptitle", None)
+    if fig.legends or any(t.get_visible() and t.get_text().strip() and t is not title
+                          for t in fig.texts):
+        return None
+    boxes = []
+    for ax in fig.axes:
+        box = ax.get_tightbbox(renderer) if ax.get_visible() else None
+        if box is not None and box.width > 0 and box.height > 0:
+            boxes.append([max(0.0, box.x0), max(0.0, height - box.y1),
+                          min(width, box.x1), min(height, height - box.y0)])
+    columns = []
+    for box in sorted(boxes):
+        last = columns[-1] if columns else None
+        if last and (box[0] < last[2] or box[2] - box[0] < 0.12 * width):
+            columns[-1] = [last[0], min(last[1], box[1]), max(last[2], box[2]), max(last[3], box[3])]
+        else:
+            columns.append(box)
+    cuts = [0] + [round((a[2] + b[0]) / 2) for a, b in zip(columns, columns[1:])] + [width]
+    return [(cuts[i], max(0, int(c[1]) - 4), cuts[i + 1], min(height, int(c[3]) + 5))
+            for i, c in enumerate(columns)]
+
+
+def _title_strip(fig):
+    """The figure's title (``suptitle``) wrapped to NARROW_PX, as an image; ``None`` without one."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    title = getattr(fig, "_suptitle", None)
+    if title is None or not title.get_visible() or not title.get_text().strip():
+        return None
+    strip = Figure(figsize=(NARROW_PX / fig.dpi, 2.0), dpi=fig.dpi, facecolor="white")
+    FigureCanvasAgg(strip)
+    strip.text(0.5, 0.95, title.get_text(), ha="center", va="top", wrap=True,
+               fontsize=title.get_fontsize(), fontweight=title.get_fontweight())
+    strip.canvas.draw()
+    image = Image.frombuffer("RGBA", strip.canvas.get_width_height(),
+                             strip.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+    box = Image.eval(image, lambda v: 255 - v).getbbox()   # the text's extent
+    return image.crop((0, max(0, box[1] - 3), image.width, box[3] + 4)) if box else None
+
+
+def _stacked(image, columns, title=None):
+    """The columns of ``image`` cropped and stacked top to bottom (under ``title``), centred on white."""
+    crops = ([title] if title is not None else []) + [image.crop(box) for box in columns]
+    gap = 8
+    stacked = Image.new("RGB", (max(c.width for c in crops),
+                                sum(c.height for c in crops) + gap * (len(crops) - 1)), "white")
+    top = 0
+    for crop in crops:
+        stacked.paste(crop, ((stacked.width - crop.width) // 2, top))
+        top += crop.height + gap
+    return stacked
+
+
+def _narrow_renders(figure, param_sets):
+    """Each parameter set drawn on a figure NARROW_PX wide, laid out anew; then the figure as it was.
+
+    For a one-column figure too wide for a phone: same fonts, narrower axes.
+    """
+    fig = figure.fig
+    size, engine = fig.get_size_inches().copy(), fig.get_layout_engine()
+    positions = [(ax, ax.get_position(original=True).frozen(), ax.get_position().frozen())
+                 for ax in fig.axes]
+    # Constrained layout also places the figure's own labels.
+    labels = [(t, t.get_position()) for t in (getattr(fig, n, None) for n in
+              ("_suptitle", "_supxlabel", "_supylabel")) if t is not None]
+    try:
+        fig.set_size_inches(NARROW_PX / fig.dpi, size[1])
+        fig.set_layout_engine("constrained")
+        figure._background = None
+        fig.canvas.draw()
+        fig.set_layout_engine("none")
+        return [figure.render(**params) for params in param_sets]
+    finally:
+        fig.set_size_inches(size)
+        for ax, original, active in positions:
+            ax._set_position(original, which="original")
+            ax._set_position(active, which="active")
+        for text, position in labels:
+            text.set_position(position)
+        fig.set_layout_engine(engine)
+        figure._background = None
 
 
 def explore_html(figure, grid, *, max_frames=48, note=None):
@@ -232,15 +360,33 @@ def explore_html(figure, grid, *, max_frames=48, note=None):
     plan = _plan(figure, grid, max_frames)
     moving = [p for p in plan if len(p[2]) > 1]
     held = [p for p in plan if len(p[2]) == 1]
-    frames, index, seen = [], [], {}
+    # Phones get a narrow frame set: a figure of several columns of panels as
+    # those columns stacked (cropped from each frame, no extra drawing); a
+    # one-column figure wider than a phone drawn again, narrower.
+    figure._draw()
+    width = figure.fig.canvas.get_width_height()[0]
+    columns = _columns(figure.fig)
+    columns = columns if columns and len(columns) > 1 else None
+    redraw_narrow = columns is None and width > 1.15 * NARROW_PX
+    frames, narrow, index, seen, firsts = [], [], [], {}, []
     for combination in itertools.product(*(range(len(p[2])) for p in moving)):
         params = {p[0]: p[2][0] for p in held}
         params.update({p[0]: p[2][k] for p, k in zip(moving, combination)})
-        png = _palette_png(figure.render(**params))
+        rendered = figure.render(**params)
+        png = _palette_png(rendered)
         if png not in seen:
             seen[png] = len(frames)
             frames.append(base64.b64encode(png).decode("ascii"))
+            firsts.append(params)
+            if columns:
+                stacked = _stacked(Image.open(io.BytesIO(rendered)).convert("RGB"), columns,
+                                   _title_strip(figure.fig))
+                narrow.append(base64.b64encode(_palette_png(stacked)).decode("ascii"))
         index.append(seen[png])
+    text_px = _text_px(figure.fig)
+    if redraw_narrow:
+        narrow = [base64.b64encode(_palette_png(png)).decode("ascii")
+                  for png in _narrow_renders(figure, firsts)]
     figure._draw()  # leave the figure at its defaults, as the live panel expects
     description = describe_figure(figure.fig)
     start = 0
@@ -251,7 +397,11 @@ def explore_html(figure, grid, *, max_frames=48, note=None):
     data = {"sizes": [len(p[2]) for p in moving], "labels": [p[3] for p in moving],
             "names": [p[1] for p in moving], "index": index, "start": start,
             "alt": description.rstrip(".") + ".",
-            "frames": ["" if i == index[start] else f for i, f in enumerate(frames)]}
+            "frames": ["" if i == index[start] else f for i, f in enumerate(frames)],
+            # The smallest text's height in a frame's pixels (crops and redraws keep it).
+            "textPx": text_px}
+    if narrow:
+        data["narrow"] = ["" if i == index[start] else f for i, f in enumerate(narrow)]
     rows = []
     for i, (name, label, values, labels, k) in enumerate(moving):
         cid = f"{uid}-{i}"
@@ -280,11 +430,13 @@ def explore_html(figure, grid, *, max_frames=48, note=None):
     caption = f'<p class="mlx-note" style="font-size:0.85em;opacity:0.8;margin:0.2em 0">{" ".join(notes)}</p>' if notes else ""
     shown = ", ".join(f"{p[1]} {p[3][p[4]]}" for p in moving)
     first_alt = description.rstrip(".") + (f". Shown for {shown}." if shown else ".")
+    source = (f'<source class="mlx-narrow" media="{NARROW_MEDIA}" '
+              f'srcset="data:image/png;base64,{narrow[index[start]]}">' if narrow else "")
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     body = (f'<div class="mlcore-explore" id="{uid}">'
             f'<div class="mlx-controls" style="{_ROW_STYLE}">{"".join(rows)}</div>'
-            f'<img class="mlx-image" style="max-width:100%" src="data:image/png;base64,{first}" '
-            f'alt="{html.escape(first_alt)}">{caption}'
+            f'<picture>{source}<img class="mlx-image" style="max-width:100%" '
+            f'src="data:image/png;base64,{first}" alt="{html.escape(first_alt)}"></picture>{caption}'
             f'<span class="mlx-status" aria-live="polite" style="{_HIDDEN_STYLE}"></span>'
             f'<script type="application/json" class="mlx-data">{payload}</script>'
             f"<script>{_SCRIPT % uid}</script></div>")

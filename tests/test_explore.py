@@ -127,3 +127,62 @@ def test_the_picture_is_described_and_each_move_announced():
     assert data["alt"] and "Waves" not in data["alt"]
     assert 'class="mlx-status" aria-live="polite"' in html
     assert "mlx-held" not in html and "Held here: shape cos" in html
+
+
+class TwoPanels(InteractiveFigure):
+    figsize = (9.0, 3.0)
+    dpi = 40
+
+    def controls(self):
+        return {"freq": w.FloatSlider(value=1.0, min=1.0, max=2.0, step=1.0, description="f")}
+
+    def setup(self, fig):
+        left, right = fig.subplots(1, 2)
+        self.x = np.linspace(0, 1, 50)
+        (self.left,) = left.plot(self.x, self.x)
+        (self.right,) = right.plot(self.x, self.x)
+        left.set(title="left", ylim=(-1, 1))
+        right.set(title="right", ylim=(-1, 1))
+        self.title = fig.suptitle("")
+
+    def update(self, freq):
+        self.left.set_ydata(np.sin(2 * np.pi * freq * self.x))
+        self.right.set_ydata(np.cos(2 * np.pi * freq * self.x))
+        self.title.set_text(f"f = {freq}: a figure title long enough to need wrapping on a phone")
+
+
+def _narrow(html):
+    from PIL import Image
+
+    first = re.search(r'srcset="data:image/png;base64,([^"]+)"', html).group(1)
+    return Image.open(__import__("io").BytesIO(base64.b64decode(first)))
+
+
+def test_phones_get_narrow_frames_that_keep_the_text_size():
+    """UX review D5: a two-column figure stacks its columns (and wraps its title) for phones."""
+    from mlcore._explore import NARROW_MEDIA, NARROW_PX
+
+    figure = TwoPanels()
+    before = figure.render()
+    html, data, frames = _data(figure.explore())
+    assert f'<source class="mlx-narrow" media="{NARROW_MEDIA}"' in html
+    narrow = _narrow(html)
+    wide_width = 9.0 * 40
+    assert narrow.width <= max(NARROW_PX, wide_width / 2 + 10) and narrow.height > 1.5 * 3.0 * 40
+    assert len(data["narrow"]) == len(data["frames"]) and data["narrow"][data["index"][0]] == ""
+    assert all(data["narrow"][i] for i in range(len(frames)) if i != data["index"][data["start"]])
+    assert data["textPx"] == pytest.approx(10 * 40 / 72, abs=0.01)   # 10-pt text at 40 dpi
+    assert figure.render() == before
+
+
+def test_a_wide_one_column_figure_is_drawn_again_narrower_and_left_as_it_was():
+    from mlcore._explore import NARROW_PX
+
+    figure = Waves(figsize=(14.0, 2.0))   # 560 px at 40 dpi: wider than a phone
+    before = figure.render()
+    html, data, _ = _data(figure.explore(max_frames=4, shape=["sin"], flip=[False], scale=[1.0]))
+    assert _narrow(html).width == NARROW_PX
+    assert figure.render() == before
+    small = Waves()                        # 120 px: fits a phone as it is
+    assert "<source" not in small.explore(max_frames=4, shape=["sin"], flip=[False],
+                                       scale=[1.0]).data

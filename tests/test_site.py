@@ -726,6 +726,32 @@ def _glossary_terms() -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(chinese)), list(dict.fromkeys(english))
 
 
+def _glossary_anchors() -> dict[str, str]:
+    """Each glossary term's anchor and its text, from the built page."""
+    glossary = next((SITE / p for p in PAGES if Path(p).stem == "glossary"), None)
+    html = glossary.read_text(encoding="utf-8") if glossary else ""
+    return {anchor: re.sub(r"<[^>]+>", "", text)
+            for anchor, text in re.findall(r'<dt id="(term-[^"]+)">(.*?)</dt>', html, re.S)}
+
+
+def _lands_on_its_term(query: str, links: list[str]) -> bool:
+    """A hit links to a glossary anchor whose term holds the query (UX review D10)."""
+    anchors = _glossary_anchors()
+    return any("glossary" in (href or "") and "#" in href
+               and query.lower() in anchors.get(href.split("#", 1)[1], "").lower()
+               for href in links)
+
+
+def test_glossary_anchors_are_readable():
+    """No ``#term-0``: each term's anchor is made of its English words (UX review D10, D19)."""
+    anchors = _glossary_anchors()
+    if not anchors:
+        pytest.skip("no glossary page in the built site")
+    unreadable = [a for a in anchors if not re.fullmatch(r"term-[A-Za-z0-9]+(-[A-Za-z0-9]+)*", a)
+                  or re.fullmatch(r"term-\d+", a)]
+    assert not unreadable, f"unreadable glossary anchors: {unreadable}"
+
+
 def test_offline_search_finds_glossary_terms_in_chinese_and_english(server, browser):
     chinese, english = _glossary_terms()
     if not chinese:
@@ -750,6 +776,8 @@ def test_offline_search_finds_glossary_terms_in_chinese_and_english(server, brow
                                               "(as) => as.map((a) => a.getAttribute('href'))")
             if not any("glossary" in (href or "") for href in links):
                 missing.append(f"{query!r} -> {links[:5]}")
+            elif re.search(r"[\u4e00-\u9fff]", query) and not _lands_on_its_term(query, links):
+                missing.append(f"{query!r} -> {links[:5]}: no hit on the term's own anchor (D10)")
     finally:
         page.close()
     print(f"\n{len(log.aborted)} cancelled summary prefetch(es) of existing pages, not failures")

@@ -71,6 +71,26 @@
         delete formula.dataset.scrollFocus;
       }
     }
+    // An inline formula wider than its line (a phone) would widen the page:
+    // it becomes a box of its own that scrolls (site.css), and a Tab stop.
+    // All widths are read first, then the classes set: one layout, not one per formula.
+    const inline = Array.from(document.querySelectorAll('.bd-content mjx-container:not([display="true"])'));
+    const wide = inline.map((formula) => {
+      const line = formula.parentElement && formula.parentElement.closest("p, li, dd, td, div");
+      const width = formula.classList.contains("scroll-wide")
+        ? formula.scrollWidth : formula.getBoundingClientRect().width;
+      return Boolean(line) && width > line.clientWidth + 1;
+    });
+    inline.forEach((formula, i) => {
+      formula.classList.toggle("scroll-wide", wide[i]);
+      if (wide[i] && !formula.hasAttribute("tabindex")) {
+        formula.setAttribute("tabindex", "0");
+        formula.dataset.scrollFocus = "1";
+      } else if (!wide[i] && formula.dataset.scrollFocus) {
+        formula.removeAttribute("tabindex");
+        delete formula.dataset.scrollFocus;
+      }
+    });
   }
   window.addEventListener("load", () => {
     const mathjax = window.MathJax;
