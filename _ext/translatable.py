@@ -38,7 +38,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx_exercise.directive import ExerciseDirective, ExerciseStartDirective
-from sphinx_exercise.nodes import exercise_subtitle, exercise_title
+from sphinx_exercise.nodes import exercise_subtitle, exercise_title, solution_title
 from sphinx_exercise.post_transforms import ResolveTitlesInExercises
 
 __all__ = ["setup"]
@@ -75,6 +75,10 @@ class NotMessages(SphinxTransform):
                 node["translatable"] = False
         for block in self.document.findall(nodes.math_block):
             block["translatable"] = False
+        # "Solution to" + a reference: sphinx-exercise's words (its own zh_CN
+        # catalog), not the page's text.
+        for title in self.document.findall(solution_title):
+            title["translatable"] = False
         for glossary in self.document.findall(addnodes.glossary):
             for term in glossary.findall(nodes.term):
                 term["translatable"] = False

@@ -1,6 +1,7 @@
 """The project's commands: one file, plain Python, so it runs on Linux, macOS and Windows.
 
-    python scripts/tasks.py book    # build the website into _build/html
+    python scripts/tasks.py book    # build the website: _build/html and the Chinese _build/html/zh_CN
+    python scripts/tasks.py book --language en   # one edition (en or zh_CN)
     python scripts/tasks.py book --no-solutions   # for a class: _build/student/_build/html
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
     python scripts/tasks.py test --fast 03   # unit tests + chapter 3's notebook, homework, page
@@ -123,8 +124,15 @@ def _site_inputs_hash() -> str:
                        *(ROOT / "mlcore").rglob("*.py")])
 
 
-def build_book(python: Path, *, fresh: bool = False) -> Path:
-    """Execute every notebook (cached) and write the HTML site; fail on any warning."""
+LANGUAGES = ("en", "zh_CN")  # the English site, and the Chinese one in _build/html/zh_CN
+
+
+def build_book(python: Path, *, fresh: bool = False, languages=LANGUAGES) -> Path:
+    """Execute every notebook (cached) and write the HTML site(s); fail on any warning.
+
+    ``languages``: the English site (``en``, ``_build/html``) and the Chinese
+    one (``zh_CN``, ``_build/html/zh_CN``, scripts/i18n.py), both by default.
+    """
     if fresh and BUILD.exists():
         shutil.rmtree(BUILD)
     start = time.perf_counter()
@@ -141,10 +149,16 @@ def build_book(python: Path, *, fresh: bool = False) -> Path:
     stamp, inputs = BUILD / "site-inputs.sha256", _site_inputs_hash()
     index = BUILD / "html" / "index.html"
     full = not index.exists() or not stamp.exists() or stamp.read_text() != inputs
-    _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
-         "--path-output", ROOT, "--warningiserror", "--keep-going", *(["--all"] if full else []),
-         env=_env())
-    stamp.write_text(inputs)
+    if "en" in languages:
+        _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
+             "--path-output", ROOT, "--warningiserror", "--keep-going",
+             *(["--all"] if full else []), env=_env())
+    if "zh_CN" in languages:
+        chinese_full = full or not (BUILD / "html" / "zh_CN" / "index.html").exists()
+        _run(python, ROOT / "scripts" / "i18n.py", "build", *(["--all"] if chinese_full else []),
+             env=_env())
+    if "en" in languages:
+        stamp.write_text(inputs)
     print(f"\nBuilt the site in {time.perf_counter() - start:.0f} s: open {index}")
     return index
 
@@ -173,7 +187,17 @@ def cmd_book(argv: list[str]) -> None:
     if "--no-solutions" in argv:
         build_student_book(ensure_venv(), fresh="--fresh" in argv)
     else:
-        build_book(ensure_venv(), fresh="--fresh" in argv)
+        build_book(ensure_venv(), fresh="--fresh" in argv, languages=_languages(argv))
+
+
+def _languages(argv: list[str]) -> tuple[str, ...]:
+    """``--language en`` or ``--language zh_CN``: one edition; both without it."""
+    if "--language" not in argv:
+        return LANGUAGES
+    at = argv.index("--language")
+    if at + 1 >= len(argv) or argv[at + 1] not in LANGUAGES:
+        sys.exit(f"usage: python scripts/tasks.py book --language {{{','.join(LANGUAGES)}}}")
+    return (argv[at + 1],)
 
 
 def _ensure_debian_package(binary: Path, package: str, purpose: str) -> None:
