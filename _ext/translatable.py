@@ -61,6 +61,24 @@ def _with_translatable_subtitle(directive_class):
     return Translatable
 
 
+class TableCellSources(SphinxTransform):
+    """Give notebook table cells the source that makes them messages.
+
+    In a notebook's Markdown table, myst-nb leaves the cells' paragraphs
+    without a source file (a Markdown page's get it), so gettext skipped
+    every table cell of the chapters. The cell's text is already its raw
+    source; only the file is missing.
+    """
+
+    default_priority = 15  # before sphinx.transforms.i18n.Locale (20)
+
+    def apply(self, **kwargs) -> None:
+        for entry in self.document.findall(nodes.entry):
+            for node in entry.findall(nodes.TextElement):
+                if node.rawsource and not node.source:
+                    node.source = self.document["source"]
+
+
 class NotMessages(SphinxTransform):
     """Docstrings (autodoc), display math and glossary terms are not messages (see above)."""
 
@@ -90,6 +108,7 @@ def _keep_subtitles_for_gettext(app) -> None:
 
 
 def setup(app):
+    app.add_transform(TableCellSources)
     app.add_transform(NotMessages)
     app.setup_extension("sphinx_exercise")
     app.add_directive("exercise", _with_translatable_subtitle(ExerciseDirective), override=True)
