@@ -16,6 +16,10 @@ Sphinx's own Locale transform. This extension adds what that does not:
 * the table of contents' part captions (``_toc.yml``), which
   sphinx-external-toc inserts after the Locale transform has run, are
   translated from the root page's catalog, where extraction puts them;
+* the Chinese edition's download button gives a Chinese notebook: the
+  chapter's notebook with its Markdown cells translated from the same
+  catalogs (``mlcore.homework._translate``; code cells, labels and metadata
+  untouched) replaces the English copy in ``_sources/``;
 * the Chinese build records every message it met without a translation
   (missing, empty or fuzzy in the catalog: Sphinx shows the English there)
   in ``_build/i18n-untranslated.json``, which tests/test_i18n.py requires to
@@ -115,6 +119,8 @@ def _translate_toc_captions(app, doctree) -> None:
 
 # Where the Chinese build lists the messages it showed in English.
 UNTRANSLATED_REPORT = "i18n-untranslated.json"
+# Where it lists the translations it could not put back into a notebook cell.
+NOTEBOOK_REPORT = "i18n-notebooks-unplaced.json"
 
 
 def _untranslated(doctree) -> list[str]:
@@ -147,6 +153,26 @@ def _merge(app, env, docnames, other) -> None:
             env.editions_untranslated[docname] = other.editions_untranslated[docname]
 
 
+def _translate_notebooks(app) -> dict:
+    """Write the Chinese notebooks over _sources/; {docname: messages not placed in a cell}."""
+    from mlcore.homework._translate import catalog_path, read_catalog, translate_notebook
+
+    unplaced = {}
+    for docname in sorted(app.env.found_docs):
+        source = Path(app.env.doc2path(docname))
+        copy = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
+        catalog = catalog_path(source, CHINESE, root=app.srcdir)
+        if source.suffix != ".ipynb" or not copy.exists() or not catalog.exists():
+            continue
+        notebook = json.loads(source.read_text(encoding="utf-8"))
+        translated, missing = translate_notebook(notebook, read_catalog(catalog))
+        copy.write_text(json.dumps(translated, ensure_ascii=False, indent=1) + "\n",
+                        encoding="utf-8")
+        if missing:
+            unplaced[docname] = missing
+    return unplaced
+
+
 def _write_report(app, exception) -> None:
     if exception is not None or not is_chinese(app.config) or app.builder.format != "html":
         return
@@ -155,6 +181,10 @@ def _write_report(app, exception) -> None:
     path = Path(app.outdir).parent.parent / UNTRANSLATED_REPORT
     path.write_text(json.dumps({doc: report[doc] for doc in sorted(report) if report[doc]},
                                ensure_ascii=False, indent=1), encoding="utf-8")
+    # Translations the notebooks could not take (tests/test_i18n.py reads it).
+    unplaced = _translate_notebooks(app)
+    (path.parent / NOTEBOOK_REPORT).write_text(
+        json.dumps(unplaced, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
 def setup(app):

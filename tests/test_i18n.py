@@ -328,3 +328,99 @@ def test_chinese_search_finds_the_glossary_and_the_chapters(server, browser):
         assert any("glossary" in link for link in links), (query, links)
         assert any(re.search(r"chapters/\d\d_", link) for link in links), (query, links)
     assert not log.problems(), log.problems()
+
+
+# -- Chinese notebooks: the download button and the homework -----------------------
+
+TINY = ROOT / "tests" / "homework_fixtures" / "99_tiny_chapter.ipynb"
+TINY_CATALOG = textwrap.dedent('''\
+    msgid ""
+    msgstr ""
+    "Content-Type: text/plain; charset=UTF-8\\n"
+
+    msgid "A tiny chapter"
+    msgstr "一个小章节"
+
+    msgid "The sigmoid"
+    msgstr "sigmoid函数"
+
+    msgid "Write `sigmoid(z)`, $1/(1+e^{-z})$, elementwise on an array."
+    msgstr "编写`sigmoid(z)`，对数组逐元素计算$1/(1+e^{-z})$。"
+
+    msgid "The sigmoid maps 0 to one half. This explanation is part of the solution."
+    msgstr "sigmoid把0映射为二分之一。这段解释是解答的一部分。"
+
+    #, fuzzy
+    msgid "Mean squared error"
+    msgstr "过时的译文"
+
+    msgid "Set `mse` to the mean squared error between `y` and `y_hat`."
+    msgstr "令`mse`为`y`与`y_hat`之间的均方误差。"
+
+    msgid "Summary"
+    msgstr "小结"
+    ''')
+
+
+def _code(notebook: dict) -> list:
+    return [(c["source"], c.get("metadata")) for c in notebook["cells"] if c["cell_type"] == "code"]
+
+
+def test_the_chinese_student_edition_is_graded_like_the_english(tmp_path):
+    from mlcore.homework import Limits, assign
+
+    chapter = tmp_path / "chapters" / TINY.name
+    chapter.parent.mkdir()
+    chapter.write_bytes(TINY.read_bytes())
+    po = tmp_path / "locales" / "zh_CN" / "LC_MESSAGES" / "chapters" / "99_tiny_chapter.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(TINY_CATALOG, encoding="utf-8")
+
+    english, = assign([chapter], tmp_path / "en", verify=False)
+    chinese, = assign([chapter], tmp_path / "zh", language="zh_CN", limits=Limits(timeout=120))
+    assert chinese.problems == []
+    spec = {lang: json.loads((tmp_path / lang / "autograder" / TINY.stem / "autograder.json")
+                             .read_text(encoding="utf-8")) for lang in ("en", "zh")}
+    assert spec["zh"] == spec["en"]  # same questions, points and tests
+    for folder in ("student", f"autograder/{TINY.stem}"):
+        en, zh = (json.loads((tmp_path / lang / folder / TINY.name).read_text(encoding="utf-8"))
+                  for lang in ("en", "zh"))
+        assert _code(zh) == _code(en)
+        text = "\n".join("".join(c["source"]) for c in zh["cells"] if c["cell_type"] == "markdown")
+        assert "编写`sigmoid(z)`" in text and "# 一个小章节" in text and "## 小结" in text
+        assert "Mean squared error" in text  # a fuzzy translation is not used
+    # The scores tests/test_homework.py asserts for the English edition.
+    assert chinese.solution.scores == {"ex99-sigmoid": 2.0, "ex99-mse": 3.0,
+                                       "ex99-gradient": None}
+    assert chinese.untouched.scores == {"ex99-sigmoid": 0.0, "ex99-mse": 0.0,
+                                        "ex99-gradient": None}
+    with pytest.raises(ValueError, match="language must be one of en, zh_CN, got 'fr'"):
+        assign([chapter], tmp_path / "fr", language="fr", verify=False)
+    po.unlink()
+    with pytest.raises(FileNotFoundError, match="language='zh_CN': the catalog"):
+        assign([chapter], tmp_path / "zh2", language="zh_CN", verify=False)
+
+
+def test_chapter_3_in_chinese_has_the_english_code_and_tests(tmp_path):
+    from mlcore.homework import assign
+
+    chapter = ROOT / "chapters" / "03_vc_dimension.ipynb"
+    for language in ("en", "zh_CN"):
+        assign([chapter], tmp_path / language, verify=False, language=language)
+    read = lambda lang, rel: json.loads((tmp_path / lang / rel).read_text(encoding="utf-8"))  # noqa: E731
+    rel = f"autograder/{chapter.stem}/autograder.json"
+    assert read("zh_CN", rel) == read("en", rel)
+    student = f"student/{chapter.name}"
+    assert _code(read("zh_CN", student)) == _code(read("en", student))
+
+
+def test_every_translation_reaches_the_chinese_notebooks():
+    report = ROOT / "_build" / "i18n-notebooks-unplaced.json"
+    if not report.exists():
+        pytest.skip("no Chinese build: run python scripts/tasks.py book")
+    unplaced = json.loads(report.read_text(encoding="utf-8"))
+    assert unplaced == {}, {doc: messages[:3] for doc, messages in unplaced.items()}
+    notebook = json.loads((CHINESE_SITE / "_sources" / "chapters" / "03_vc_dimension.ipynb")
+                          .read_text(encoding="utf-8"))
+    english = json.loads((ROOT / "chapters" / "03_vc_dimension.ipynb").read_text(encoding="utf-8"))
+    assert _code(notebook) == _code(english)

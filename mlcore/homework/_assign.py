@@ -26,6 +26,7 @@ from pathlib import Path
 from ._format import autograder_notebook, parse_questions, student_edition
 from ._grade import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
 from ._sandbox import Limits
+from ._translate import LANGUAGES, catalog_path, read_catalog, translate_notebook
 
 __all__ = ["find_chapters", "assign", "Assigned"]
 
@@ -183,8 +184,23 @@ def _verify(item: Assigned, spec: dict) -> None:
                                  "answer, not just its type or shape.")
 
 
+def _in_language(nb: dict, path: Path, language: str, say) -> dict:
+    """The chapter with its Markdown cells in ``language`` (code cells untouched)."""
+    if language == "en":
+        return nb
+    catalog = catalog_path(path, language)
+    if not catalog.is_file():
+        raise FileNotFoundError(f"language={language!r}: the catalog {catalog} of "
+                                f"{path.name} does not exist (locales/TRANSLATING.md).")
+    translated, unplaced = translate_notebook(nb, read_catalog(catalog))
+    if unplaced:
+        say(f"{path.stem}: {len(unplaced)} translation(s) of {catalog.name} match no "
+            "Markdown cell; those cells stay English")
+    return translated
+
+
 def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
-           jobs: int | None = None, progress=None) -> list:
+           jobs: int | None = None, progress=None, language: str = "en") -> list:
     """Write the student edition and the autograder of each chapter, then verify them.
 
     Parameters
@@ -202,6 +218,11 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         Notebooks run at once during verification; default: CPU cores.
     progress : callable, optional
         Called with one line of text per step.
+    language : {"en", "zh_CN"}
+        The language of the Markdown cells: ``"zh_CN"`` translates them from
+        ``locales/zh_CN/LC_MESSAGES/chapters/NN_name.po`` (the website's
+        Chinese edition); code cells, exercise labels and tests are the
+        English chapter's, so both editions are graded alike.
 
     Returns
     -------
@@ -222,6 +243,8 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         raise TypeError(f"progress must be a callable or None, got progress={progress!r}.")
     if limits is not None and not isinstance(limits, Limits):
         raise TypeError(f"limits must be a Limits or None, got {type(limits).__name__}.")
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}.")
     say = progress or (lambda text: None)
     jobs = check_jobs(jobs)
     limits = limits or Limits(timeout=300)
@@ -235,6 +258,7 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         if not parse_questions(nb):
             say(f"{chapter}: no exercises, skipped")
             continue
+        nb = _in_language(nb, path, language, say)
         student, graded = student_edition(nb, chapter), autograder_notebook(nb, chapter)
         spec = build_spec(graded, chapter)
         item = Assigned(chapter, out / "student" / f"{chapter}.ipynb",
