@@ -38,7 +38,8 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx_exercise.directive import ExerciseDirective, ExerciseStartDirective
-from sphinx_exercise.nodes import exercise_subtitle, exercise_title, solution_title
+from sphinx_exercise.nodes import (exercise_enumerable_node, exercise_node, exercise_subtitle,
+                                   exercise_title, solution_title)
 from sphinx_exercise.post_transforms import ResolveTitlesInExercises
 
 __all__ = ["setup"]
@@ -102,6 +103,18 @@ class NotMessages(SphinxTransform):
                 term["translatable"] = False
 
 
+def _registry_after_translation(app, doctree) -> None:
+    # sphinx-exercise keeps a copy of each exercise node, made when the
+    # directive ran (before the Locale transform), and builds a solution's
+    # title "Solution to Exercise 1.2 (title)" from it: refresh the copies
+    # with the translated exercises so the solution's title is translated too.
+    registry = getattr(app.env, "sphinx_exercise_registry", {})
+    for node in doctree.findall(lambda n: isinstance(n, (exercise_node, exercise_enumerable_node))):
+        entry = registry.get(node.get("label"))
+        if entry is not None and entry.get("docname") == app.env.docname:
+            entry["node"] = node.deepcopy()
+
+
 def _keep_subtitles_for_gettext(app) -> None:
     if app.builder.name == "gettext" and ResolveTitlesInExercises in app.registry.post_transforms:
         app.registry.post_transforms.remove(ResolveTitlesInExercises)
@@ -115,4 +128,5 @@ def setup(app):
     app.add_directive("exercise-start", _with_translatable_subtitle(ExerciseStartDirective),
                       override=True)
     app.connect("builder-inited", _keep_subtitles_for_gettext)
+    app.connect("doctree-read", _registry_after_translation)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -173,6 +173,10 @@ PAGE = textwrap.dedent("""\
     Show that $s = 2y - 1$.
     ```
 
+    ```{solution} ex-labels
+    Because $y = (s + 1)/2$.
+    ```
+
     :::{prf:theorem} Gradient of the cross-entropy
     :label: thm-gradient
 
@@ -270,6 +274,8 @@ def test_directives_give_messages_and_translations_reach_the_page(tmp_path):
     for chinese in TRANSLATIONS.values():
         assert re.findall(r"[\u4e00-\u9fff]+", chinese)[0] in text, chinese
     assert "<strong>正确。</strong>" in html and "<strong>不对。</strong>" in html
+    # The solution's title repeats the exercise's, translated ("... (取值于...)").
+    assert text.count("取值于") == 2, text
     assert "The logit goes the other way." in text  # untranslated: shown in English
 
 
