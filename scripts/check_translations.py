@@ -8,7 +8,8 @@ For each message it reports, as ``file:line: problem``:
 - untranslated (empty ``msgstr``) or fuzzy (the English changed since it was
   translated: ``python scripts/i18n.py update`` marks it);
 - still English: a message with English words whose translation has no
-  Chinese character;
+  Chinese character (unless a translator comment ``# verbatim: reason``
+  above the entry says why it stays as it is, e.g. a bibliographic citation);
 - math (``$…$``, ``$$…$$``), inline code, numbers, MyST roles (their name and
   target: ``{term}`交叉熵 <cross-entropy (交叉熵)>``` keeps ``cross-entropy
   (交叉熵)``) and link targets that the translation lost or added, compared as
@@ -194,15 +195,21 @@ class GlossaryRule:
 
 # --- messages and files -----------------------------------------------------
 
-def message_problems(msgid: str, msgstr: str, glossary: GlossaryRule | None = None) -> list[str]:
-    """Everything wrong with one translated message (empty list: nothing)."""
+def message_problems(msgid: str, msgstr: str, glossary: GlossaryRule | None = None, *,
+                     verbatim: bool = False) -> list[str]:
+    """Everything wrong with one translated message (empty list: nothing).
+
+    ``verbatim``: the translator marked the entry ``# verbatim: reason`` (a
+    citation, a name), so a translation without Chinese is intended.
+    """
     source, target = split_message(msgid), split_message(msgstr)
     problems = []
     for kind in ("math", "code", "numbers", "roles", "links"):
         problems += _difference(kind, getattr(source, kind), getattr(target, kind))
     english_words = _ENGLISH_WORD.findall(source.prose)
-    if len(english_words) >= 3 and not _CJK.search(msgstr):
-        problems.append("still English: the translation has no Chinese")
+    if len(english_words) >= 3 and not _CJK.search(msgstr) and not verbatim:
+        problems.append("still English: the translation has no Chinese (if it must stay so, "
+                        "say why in a '# verbatim: reason' comment above the entry)")
     if glossary is not None:
         problems += glossary.problems(source.prose, target.prose)
     return problems
@@ -232,7 +239,10 @@ def check_file(path: Path, glossary: GlossaryRule | None = None) -> tuple[int, l
         elif not message.string:
             report.append(f"{where}: untranslated: {excerpt}")
         else:
-            for problem in message_problems(message.id, message.string, glossary):
+            verbatim = any(c.strip().startswith("verbatim:") and c.split(":", 1)[1].strip()
+                           for c in message.user_comments)
+            for problem in message_problems(message.id, message.string, glossary,
+                                            verbatim=verbatim):
                 report.append(f"{where}: {problem}\n    msgid: {excerpt}")
     return count, report
 

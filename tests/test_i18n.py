@@ -128,10 +128,19 @@ def test_a_fuzzy_or_empty_entry_fails_the_file(tmp_path):
 
         msgid "Done with 2 items."
         msgstr "完成，2项。"
+
+        # verbatim: a citation, in its original language
+        msgid "Vapnik, V. (1998). Statistical Learning Theory."
+        msgstr "Vapnik, V. (1998). Statistical Learning Theory."
+
+        msgid "Copied without a reason, 1998."
+        msgstr "Copied without a reason, 1998."
         '''), encoding="utf-8")
     count, report = ct.check_file(po, GLOSSARY)
-    assert count == 3
-    assert [line.split(": ")[1] for line in report] == ["fuzzy (the English changed; revise, then delete '#, fuzzy')", "untranslated"]
+    assert count == 5
+    assert [line.split(": ")[1] for line in report] == [
+        "fuzzy (the English changed; revise, then delete '#, fuzzy')", "untranslated",
+        "still English"]
     assert ct.main([str(po)]) == 1
 
 
