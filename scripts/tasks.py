@@ -248,6 +248,7 @@ def _phase(classname: str) -> str:
     if classname.startswith("mlcore"):
         return "doctests"
     for module, phase in [("tests.test_homework", "homework"), ("tests.test_site", "site"),
+                          ("tests.test_i18n", "Chinese edition"),
                           ("tests.test_widgets_speed", "figure speed"),
                           ("tests.test_properties", "property tests")]:
         if classname.startswith(module):
