@@ -78,6 +78,12 @@ def other_edition_url(pagename: str, chinese: bool) -> str:
     return f"{up}{CHINESE_FOLDER}/{pagename}.html"
 
 
+def _add_static_path(app) -> None:
+    static = str(HERE / "editions_static")
+    if static not in app.config.html_static_path:
+        app.config.html_static_path.append(static)
+
+
 def _add_switch_template(app, config) -> None:
     templates = str(HERE / "editions_templates")
     if templates not in config.templates_path:
@@ -189,6 +195,8 @@ def _write_report(app, exception) -> None:
 
 def setup(app):
     app.connect("config-inited", _add_switch_template)
+    app.connect("builder-inited", _add_static_path)
+    app.add_css_file("editions.css")
     app.connect("html-page-context", _language_switch)
     # Before Sphinx's toctree collector (priority 500) copies the toctrees.
     app.connect("doctree-read", _translate_toc_captions, priority=400)
