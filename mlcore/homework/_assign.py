@@ -26,7 +26,6 @@ from pathlib import Path
 from ._format import autograder_notebook, parse_questions, student_edition
 from ._grade import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
 from ._sandbox import Limits
-from ._translate import LANGUAGES, catalog_path, read_catalog, translate_notebook
 
 __all__ = ["find_chapters", "assign", "Assigned"]
 
@@ -186,6 +185,8 @@ def _verify(item: Assigned, spec: dict) -> None:
 
 def _in_language(nb: dict, path: Path, language: str, say) -> dict:
     """The chapter with its Markdown cells in ``language`` (code cells untouched)."""
+    from ._translate import catalog_path, read_catalog, translate_notebook
+
     if language == "en":
         return nb
     catalog = catalog_path(path, language)
@@ -243,6 +244,8 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         raise TypeError(f"progress must be a callable or None, got progress={progress!r}.")
     if limits is not None and not isinstance(limits, Limits):
         raise TypeError(f"limits must be a Limits or None, got {type(limits).__name__}.")
+    from ._translate import LANGUAGES
+
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}.")
     say = progress or (lambda text: None)
@@ -255,10 +258,10 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         nb, problem = read_notebook(path.read_bytes())
         if nb is None:
             raise ValueError(f"CHAPTER {str(path)!r} cannot be read: {problem}.")
+        nb = _in_language(nb, path, language, say)
         if not parse_questions(nb):
             say(f"{chapter}: no exercises, skipped")
             continue
-        nb = _in_language(nb, path, language, say)
         student, graded = student_edition(nb, chapter), autograder_notebook(nb, chapter)
         spec = build_spec(graded, chapter)
         item = Assigned(chapter, out / "student" / f"{chapter}.ipynb",
