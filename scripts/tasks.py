@@ -124,15 +124,8 @@ def _site_inputs_hash() -> str:
                        *(ROOT / "mlcore").rglob("*.py")])
 
 
-LANGUAGES = ("en", "zh_CN")  # the English site, and the Chinese one in _build/html/zh_CN
-
-
-def build_book(python: Path, *, fresh: bool = False, languages=LANGUAGES) -> Path:
-    """Execute every notebook (cached) and write the HTML site(s); fail on any warning.
-
-    ``languages``: the English site (``en``, ``_build/html``) and the Chinese
-    one (``zh_CN``, ``_build/html/zh_CN``, scripts/i18n.py), both by default.
-    """
+def build_book(python: Path, *, fresh: bool = False) -> Path:
+    """Execute every notebook (cached) and write the HTML site; fail on any warning."""
     if fresh and BUILD.exists():
         shutil.rmtree(BUILD)
     start = time.perf_counter()
@@ -149,17 +142,40 @@ def build_book(python: Path, *, fresh: bool = False, languages=LANGUAGES) -> Pat
     stamp, inputs = BUILD / "site-inputs.sha256", _site_inputs_hash()
     index = BUILD / "html" / "index.html"
     full = not index.exists() or not stamp.exists() or stamp.read_text() != inputs
-    if "en" in languages:
-        _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
-             "--path-output", ROOT, "--warningiserror", "--keep-going",
-             *(["--all"] if full else []), env=_env())
-    if "zh_CN" in languages:
-        chinese_full = full or not (BUILD / "html" / "zh_CN" / "index.html").exists()
-        _run(python, ROOT / "scripts" / "i18n.py", "build", *(["--all"] if chinese_full else []),
-             env=_env())
-    if "en" in languages:
-        stamp.write_text(inputs)
+    _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
+         "--path-output", ROOT, "--warningiserror", "--keep-going", *(["--all"] if full else []),
+         env=_env())
+    stamp.write_text(inputs)
     print(f"\nBuilt the site in {time.perf_counter() - start:.0f} s: open {index}")
+    return index
+
+
+LANGUAGES = ("en", "zh_CN")  # the English site, and the Chinese one in _build/html/zh_CN
+
+
+def build_editions(python: Path, *, fresh: bool = False, languages=LANGUAGES) -> Path:
+    """The English site (``en``, _build/html) and the Chinese one (``zh_CN``), both by default.
+
+    The Chinese site is a second Sphinx run (scripts/i18n.py build) into
+    _build/html/zh_CN from the same execution cache; like the English build it
+    rewrites every page when an extension, a static file or mlcore changed.
+    """
+    if "en" in languages:
+        index = build_book(python, fresh=fresh)
+    else:
+        index = BUILD / "html" / "index.html"
+        if subprocess.run([str(python), str(ROOT / "scripts" / "execute_notebooks.py")],
+                          cwd=ROOT, env=_env()).returncode:
+            sys.exit("A chapter notebook failed (above); the site was not built.")
+    if "zh_CN" in languages:
+        start = time.perf_counter()
+        stamp, inputs = BUILD / "site-inputs-zh_CN.sha256", _site_inputs_hash()
+        chinese = BUILD / "html" / "zh_CN" / "index.html"
+        full = not chinese.exists() or not stamp.exists() or stamp.read_text() != inputs
+        _run(python, ROOT / "scripts" / "i18n.py", "build", *(["--all"] if full else []),
+             env=_env())
+        stamp.write_text(inputs)
+        print(f"Built the Chinese site in {time.perf_counter() - start:.0f} s: open {chinese}")
     return index
 
 
@@ -187,7 +203,7 @@ def cmd_book(argv: list[str]) -> None:
     if "--no-solutions" in argv:
         build_student_book(ensure_venv(), fresh="--fresh" in argv)
     else:
-        build_book(ensure_venv(), fresh="--fresh" in argv, languages=_languages(argv))
+        build_editions(ensure_venv(), fresh="--fresh" in argv, languages=_languages(argv))
 
 
 def _languages(argv: list[str]) -> tuple[str, ...]:
@@ -302,7 +318,7 @@ def cmd_test(argv: list[str]) -> None:
     ensure_browser()
     ensure_sandbox()
     start = time.perf_counter()
-    build_book(python)
+    build_editions(python)
     build_seconds = time.perf_counter() - start
     # One pytest run so that its closing line counts everything: unit tests,
     # doctests of mlcore, every chapter notebook under nbval, the site tests.
