@@ -264,9 +264,9 @@ def _phase(classname: str) -> str:
     if classname.startswith("mlcore"):
         return "doctests"
     for module, phase in [("tests.test_homework", "homework"), ("tests.test_site", "site"),
-                          ("tests.test_i18n", "Chinese edition"),
                           ("tests.test_widgets_speed", "figure speed"),
-                          ("tests.test_properties", "property tests")]:
+                          ("tests.test_properties", "property tests"),
+                          ("tests.test_i18n", "Chinese edition")]:
         if classname.startswith(module):
             return phase
     return "unit tests"
