@@ -94,6 +94,23 @@ def _add_switch_template(app, config) -> None:
         options["article_header_end"] = ["language-switch.html", *end]
 
 
+# Theme words that do not come from a catalog: Jupyter Book sets the search
+# box's placeholder itself, and sphinx-togglebutton reads its own catalog
+# before the build's language is known (the words are those of its zh-cn
+# catalog).
+_CHINESE_THEME_WORDS = {"search_bar_text": "搜索本书……",
+                        "togglebutton_hint": "点击显示", "togglebutton_hint_hide": "点击隐藏"}
+
+
+def _chinese_theme_words(app, config) -> None:
+    if not is_chinese(config):
+        return
+    config.html_theme_options["search_bar_text"] = _CHINESE_THEME_WORDS["search_bar_text"]
+    for name in ("togglebutton_hint", "togglebutton_hint_hide"):
+        if name in config:
+            config[name] = _CHINESE_THEME_WORDS[name]
+
+
 def _language_switch(app, pagename, templatename, context, doctree) -> None:
     chinese = is_chinese(app.config)
     context["language_switch"] = {
@@ -195,6 +212,8 @@ def _write_report(app, exception) -> None:
 
 def setup(app):
     app.connect("config-inited", _add_switch_template)
+    # Before sphinx-togglebutton writes its hints into the page (config-inited, 500).
+    app.connect("config-inited", _chinese_theme_words, priority=400)
     app.connect("builder-inited", _add_static_path)
     app.add_css_file("editions.css")
     app.connect("html-page-context", _language_switch)
