@@ -439,3 +439,49 @@ def test_every_translation_reaches_the_chinese_notebooks():
                           .read_text(encoding="utf-8"))
     english = json.loads((ROOT / "chapters" / "03_vc_dimension.ipynb").read_text(encoding="utf-8"))
     assert _code(notebook) == _code(english)
+
+
+def test_catalog_translations_find_their_blocks_in_a_notebook(tmp_path):
+    from mlcore.homework._translate import read_catalog, translate_notebook
+
+    po = tmp_path / "page.po"
+    po.write_text(textwrap.dedent('''\
+        msgid ""
+        msgstr ""
+        "Content-Type: text/plain; charset=UTF-8\\n"
+
+        msgid "(Gradient of the loss)"
+        msgstr "（损失的梯度）"
+
+        msgid "Proof. Differentiate $\\\\log(1 + e^{z})$ term by term."
+        msgstr ""
+        "证明：逐项对$\\\\log(1 + e^{z})$"
+        "求导。"
+
+        msgid "A \\"quoted\\" word spans two lines in a block quote."
+        msgstr "一个“带引号”的词在引用块中跨两行。"
+
+        msgid "The sigmoid."
+        msgstr "sigmoid函数。"
+
+        msgid "It inverts the logit."
+        msgstr "它是logit的反函数。"
+        '''), encoding="utf-8")
+    catalog = read_catalog(po)
+    assert catalog["Proof. Differentiate $\\log(1 + e^{z})$ term by term."] == \
+        "证明：逐项对$\\log(1 + e^{z})$求导。"
+    cell = ":::{prf:theorem} Gradient of the loss\n:label: thm-g\n\nText.\n:::\n\n" \
+           ":::{prf:proof}\nDifferentiate $\\log(1 + e^{z})$\nterm by term.\n:::\n\n" \
+           "> A \"quoted\" word spans two lines\n> in a block quote.\n\n" \
+           ":::{self-check} Q?\n- [x] The sigmoid. ~ Yes: it inverts the logit.\n- [ ] No. ~ No.\n:::"
+    code = {"cell_type": "code", "metadata": {}, "source": "x = 1  # The sigmoid.",
+            "outputs": [], "execution_count": None}
+    notebook = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": cell}, code]}
+    translated, unplaced = translate_notebook(notebook, catalog)
+    assert unplaced == []
+    text = translated["cells"][0]["source"]
+    assert ":::{prf:theorem} 损失的梯度\n:label: thm-g" in text
+    assert ":::{prf:proof}\n逐项对$\\log(1 + e^{z})$求导。\n:::" in text
+    assert "> 一个“带引号”的词在引用块中跨两行。\n" in text
+    assert "- [x] sigmoid函数。 ~ 它是logit的反函数。\n" in text
+    assert translated["cells"][1] == code and notebook["cells"][0]["source"] == cell
