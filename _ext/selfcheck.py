@@ -27,6 +27,9 @@ __all__ = ["SelfCheck", "setup"]
 # A feedback that opens with its own verdict ("Yes: ...", "No: ...") would read
 # "Correct. Yes: ..." after the directive's verdict; the word is dropped.
 _LEADING_VERDICT = re.compile(r"^(?:Yes|No|Right|Wrong):\s*")
+# The verdict shown before an option's feedback (right, wrong), per language
+# of the build (conf.py's `language`); two words do not need a catalog.
+_VERDICTS = {"en": ("Correct.", "Not quite."), "zh_CN": ("正确。", "不对。")}
 _OPTION = re.compile(r"^\s*[-*]\s+\[(?P<mark>[ xX])\]\s+(?P<text>.+?)(?:\s+~\s+(?P<feedback>.+))?\s*$")
 
 
@@ -39,7 +42,27 @@ class SelfCheck(SphinxDirective):
 
     def _inline(self, text: str, classes: list[str]) -> nodes.paragraph:
         children, messages = self.state.inline_text(text, self.lineno)
-        paragraph = nodes.paragraph("", "", *children, classes=classes)
+        # The raw text and the source location make the paragraph a message
+        # that Sphinx's gettext builder extracts and its Locale transform
+        # replaces (sphinx.util.nodes.is_translatable needs both).
+        paragraph = nodes.paragraph(text, "", *children, classes=classes)
+        self.set_source_info(paragraph)
+        paragraph.extend(messages)
+        return paragraph
+
+    def _feedback(self, verdict: str, text: str) -> nodes.paragraph:
+        """``**verdict** feedback``: only the feedback is a message to translate.
+
+        The verdict is the directive's own word (_VERDICTS), so translators do
+        not translate "Correct." in every one of the book's options.
+        """
+        children, messages = self.state.inline_text(text, self.lineno)
+        feedback = nodes.inline(text, "", *children, translatable=True)
+        self.set_source_info(feedback)
+        paragraph = nodes.paragraph("", "", nodes.strong(verdict, verdict),
+                                    classes=["self-check-feedback"])
+        if text:
+            paragraph += [nodes.Text(" "), feedback]
         paragraph.extend(messages)
         return paragraph
 
@@ -61,10 +84,10 @@ class SelfCheck(SphinxDirective):
             option = nodes.container(classes=["self-check-option",
                                               "self-check-correct" if correct else "self-check-wrong"])
             option += self._inline(match["text"], ["self-check-text"])
-            verdict = "Correct." if correct else "Not quite."
+            verdicts = _VERDICTS.get(self.config.language or "en", _VERDICTS["en"])
             feedback = _LEADING_VERDICT.sub("", match["feedback"] or "")
             feedback = feedback[:1].upper() + feedback[1:]
-            option += self._inline(f"**{verdict}** {feedback}".strip(), ["self-check-feedback"])
+            option += self._feedback(verdicts[0 if correct else 1], feedback.strip())
             box += option
         return [box]
 

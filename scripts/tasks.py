@@ -1,6 +1,7 @@
 """The project's commands: one file, plain Python, so it runs on Linux, macOS and Windows.
 
-    python scripts/tasks.py book    # build the website into _build/html
+    python scripts/tasks.py book    # build the website: _build/html and the Chinese _build/html/zh_CN
+    python scripts/tasks.py book --language en   # one edition (en or zh_CN)
     python scripts/tasks.py book --no-solutions   # for a class: _build/student/_build/html
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
     python scripts/tasks.py test --fast 03   # unit tests + chapter 3's notebook, homework, page
@@ -149,6 +150,35 @@ def build_book(python: Path, *, fresh: bool = False) -> Path:
     return index
 
 
+LANGUAGES = ("en", "zh_CN")  # the English site, and the Chinese one in _build/html/zh_CN
+
+
+def build_editions(python: Path, *, fresh: bool = False, languages=LANGUAGES) -> Path:
+    """The English site (``en``, _build/html) and the Chinese one (``zh_CN``), both by default.
+
+    The Chinese site is a second Sphinx run (scripts/i18n.py build) into
+    _build/html/zh_CN from the same execution cache; like the English build it
+    rewrites every page when an extension, a static file or mlcore changed.
+    """
+    if "en" in languages:
+        index = build_book(python, fresh=fresh)
+    else:
+        index = BUILD / "html" / "index.html"
+        if subprocess.run([str(python), str(ROOT / "scripts" / "execute_notebooks.py")],
+                          cwd=ROOT, env=_env()).returncode:
+            sys.exit("A chapter notebook failed (above); the site was not built.")
+    if "zh_CN" in languages:
+        start = time.perf_counter()
+        stamp, inputs = BUILD / "site-inputs-zh_CN.sha256", _site_inputs_hash()
+        chinese = BUILD / "html" / "zh_CN" / "index.html"
+        full = not chinese.exists() or not stamp.exists() or stamp.read_text() != inputs
+        _run(python, ROOT / "scripts" / "i18n.py", "build", *(["--all"] if full else []),
+             env=_env())
+        stamp.write_text(inputs)
+        print(f"Built the Chinese site in {time.perf_counter() - start:.0f} s: open {chinese}")
+    return index
+
+
 def build_student_book(python: Path, *, fresh: bool = False) -> Path:
     """Build the site without exercise solutions into _build/student/_build/html (for a class)."""
     out = BUILD / "student"
@@ -173,7 +203,17 @@ def cmd_book(argv: list[str]) -> None:
     if "--no-solutions" in argv:
         build_student_book(ensure_venv(), fresh="--fresh" in argv)
     else:
-        build_book(ensure_venv(), fresh="--fresh" in argv)
+        build_editions(ensure_venv(), fresh="--fresh" in argv, languages=_languages(argv))
+
+
+def _languages(argv: list[str]) -> tuple[str, ...]:
+    """``--language en`` or ``--language zh_CN``: one edition; both without it."""
+    if "--language" not in argv:
+        return LANGUAGES
+    at = argv.index("--language")
+    if at + 1 >= len(argv) or argv[at + 1] not in LANGUAGES:
+        sys.exit(f"usage: python scripts/tasks.py book --language {{{','.join(LANGUAGES)}}}")
+    return (argv[at + 1],)
 
 
 def _ensure_debian_package(binary: Path, package: str, purpose: str) -> None:
@@ -225,7 +265,8 @@ def _phase(classname: str) -> str:
         return "doctests"
     for module, phase in [("tests.test_homework", "homework"), ("tests.test_site", "site"),
                           ("tests.test_widgets_speed", "figure speed"),
-                          ("tests.test_properties", "property tests")]:
+                          ("tests.test_properties", "property tests"),
+                          ("tests.test_i18n", "Chinese edition")]:
         if classname.startswith(module):
             return phase
     return "unit tests"
@@ -277,7 +318,7 @@ def cmd_test(argv: list[str]) -> None:
     ensure_browser()
     ensure_sandbox()
     start = time.perf_counter()
-    build_book(python)
+    build_editions(python)
     build_seconds = time.perf_counter() - start
     # One pytest run so that its closing line counts everything: unit tests,
     # doctests of mlcore, every chapter notebook under nbval, the site tests.

@@ -80,15 +80,17 @@ def site_pages() -> list[str]:
     Returns
     -------
     list of str
-        Sorted ``posix`` paths; the root ``index.html`` (a redirect to the
-        preface) and the build's asset folders are left out.
+        Sorted ``posix`` paths, the Chinese edition's (``zh_CN/...``, a site
+        of its own inside the English one) included; each edition's root
+        ``index.html`` (a redirect to the preface) and asset folders are left out.
     """
     if not (SITE / "index.html").exists():
         return []
     pages = []
     for path in SITE.rglob("*.html"):
         relative = path.relative_to(SITE)
-        if relative.parts[0] in NOT_PAGES or relative.as_posix() == "index.html":
+        parts = relative.parts[1:] if relative.parts[0] == "zh_CN" else relative.parts
+        if parts[0] in NOT_PAGES or parts == ("index.html",):
             continue
         pages.append(relative.as_posix())
     return sorted(pages)

@@ -9,12 +9,15 @@ import sys
 import time
 from pathlib import Path
 
+from ._translate import LANGUAGES
+
 # nbformat imports jsonschema, whose optional IRI format check (rfc3987_syntax)
 # compiles a grammar for seconds at import; this tool never validates IRIs.
 sys.modules.setdefault("rfc3987_syntax", None)
 
 EPILOG = """examples:
   python -m mlcore.homework assign 01 --out homework_out
+  python -m mlcore.homework assign 03 --out homework_zh --language zh_CN   # Chinese edition
   python -m mlcore.homework grade homework_out/autograder/01_logistic_regression submissions/ --out grades.csv
   python -m mlcore.homework grade ... --out grades.csv --update --only alice.ipynb   (regrade one)
   python -m mlcore.homework merge homework_out/autograder/01_logistic_regression grades.csv manual.csv
@@ -44,7 +47,8 @@ def _add_limits(parser, timeout):
 def cmd_assign(args) -> int:
     from . import assign, find_chapters
     items = assign(find_chapters(args.chapters), args.out, verify=not args.no_verify,
-                   limits=_limits(args), jobs=args.jobs, progress=print)
+                   limits=_limits(args), jobs=args.jobs, progress=print,
+                   language=args.language)
     if not items:
         print("None of these chapters has exercises: nothing written.", file=sys.stderr)
         return 1
@@ -275,6 +279,9 @@ def parser() -> argparse.ArgumentParser:
                         "and their requirements.txt (no solution, no hidden test)")
     p.add_argument("--no-verify", action="store_true",
                    help="skip running the solution and the untouched student edition")
+    p.add_argument("--language", choices=LANGUAGES, default="en",
+                   help="language of the Markdown cells: zh_CN translates them from "
+                        "locales/zh_CN (the Chinese edition); code and tests stay the same")
     _add_limits(p, 300)
     p.set_defaults(run=cmd_assign)
 

@@ -183,8 +183,25 @@ def _verify(item: Assigned, spec: dict) -> None:
                                  "answer, not just its type or shape.")
 
 
+def _in_language(nb: dict, path: Path, language: str, say) -> dict:
+    """The chapter with its Markdown cells in ``language`` (code cells untouched)."""
+    from ._translate import catalog_path, read_catalog, translate_notebook
+
+    if language == "en":
+        return nb
+    catalog = catalog_path(path, language)
+    if not catalog.is_file():
+        raise FileNotFoundError(f"language={language!r}: the catalog {catalog} of "
+                                f"{path.name} does not exist (locales/TRANSLATING.md).")
+    translated, unplaced = translate_notebook(nb, read_catalog(catalog))
+    if unplaced:
+        say(f"{path.stem}: {len(unplaced)} translation(s) of {catalog.name} match no "
+            "Markdown cell; those cells stay English")
+    return translated
+
+
 def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
-           jobs: int | None = None, progress=None) -> list:
+           jobs: int | None = None, progress=None, language: str = "en") -> list:
     """Write the student edition and the autograder of each chapter, then verify them.
 
     Parameters
@@ -202,6 +219,11 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         Notebooks run at once during verification; default: CPU cores.
     progress : callable, optional
         Called with one line of text per step.
+    language : {"en", "zh_CN"}
+        The language of the Markdown cells: ``"zh_CN"`` translates them from
+        ``locales/zh_CN/LC_MESSAGES/chapters/NN_name.po`` (the website's
+        Chinese edition); code cells, exercise labels and tests are the
+        English chapter's, so both editions are graded alike.
 
     Returns
     -------
@@ -222,6 +244,10 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         raise TypeError(f"progress must be a callable or None, got progress={progress!r}.")
     if limits is not None and not isinstance(limits, Limits):
         raise TypeError(f"limits must be a Limits or None, got {type(limits).__name__}.")
+    from ._translate import LANGUAGES
+
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}.")
     say = progress or (lambda text: None)
     jobs = check_jobs(jobs)
     limits = limits or Limits(timeout=300)
@@ -232,6 +258,7 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         nb, problem = read_notebook(path.read_bytes())
         if nb is None:
             raise ValueError(f"CHAPTER {str(path)!r} cannot be read: {problem}.")
+        nb = _in_language(nb, path, language, say)
         if not parse_questions(nb):
             say(f"{chapter}: no exercises, skipped")
             continue

@@ -1,0 +1,269 @@
+"""Check Chinese catalogs: complete, current, and faithful to the English's fixed parts.
+
+    python scripts/check_translations.py locales/zh_CN/LC_MESSAGES/chapters/01_logistic_regression.po
+    python scripts/check_translations.py            # every catalog under locales/zh_CN
+
+For each message it reports, as ``file:line: problem``:
+
+- untranslated (empty ``msgstr``) or fuzzy (the English changed since it was
+  translated: ``python scripts/i18n.py update`` marks it);
+- still English: a message with English words whose translation has no
+  Chinese character (unless a translator comment ``# verbatim: reason``
+  above the entry says why it stays as it is, e.g. a bibliographic citation);
+- math (``$…$``, ``$$…$$``), inline code, numbers, MyST roles (their name and
+  target: ``{term}`交叉熵 <cross-entropy (交叉熵)>``` keeps ``cross-entropy
+  (交叉熵)``) and link targets that the translation lost or added, compared as
+  multisets;
+- a glossary term (chapters/glossary.md) whose English is in the message but
+  whose Chinese is not in the translation, unless locales/glossary_exceptions.txt
+  justifies it.
+
+Exit status 0 when every checked file is clean, 1 otherwise. The test command
+runs the same checks over every catalog (tests/test_i18n.py).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGS = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
+GLOSSARY = ROOT / "chapters" / "glossary.md"
+EXCEPTIONS = ROOT / "locales" / "glossary_exceptions.txt"
+
+# MyST roles: {name}`content`, content may end with a target in <...>.
+_ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<content>[^`]*)`")
+_ROLE_TARGET = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+# Display math first, then inline math; \$ is an escaped dollar, not math.
+_DISPLAY_MATH = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.S)
+_INLINE_MATH = re.compile(r"(?<!\\)\$(?!\$)(.+?)(?<!\\)\$")
+# Code spans: a run of backticks, the code, the same run (CommonMark).
+_CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+_LINK = re.compile(r"\]\((?P<target>[^()\s]+(?:\([^()]*\))?[^()\s]*)\)")
+_FOOTNOTE = re.compile(r"\[\^[^\]]+\]")
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>)\]，。；]+")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The fixed parts of a message, and its prose with them taken out."""
+
+    math: Counter
+    code: Counter
+    roles: Counter
+    links: Counter
+    numbers: Counter
+    prose: str  # text outside math, code, roles' targets and links; role texts kept
+
+
+def split_message(text: str) -> Parts:
+    """Take a message apart into what must survive translation and the prose around it."""
+    roles, role_texts = Counter(), []
+
+    def take_role(match):
+        content = match["content"]
+        target = _ROLE_TARGET.match(content)
+        key = target["target"].strip() if target else content.strip()
+        roles[f"{{{match['name']}}}{key}"] += 1
+        # A {term}/{ref}/{doc} text is prose; a citation key or label without
+        # text is not.
+        shown = target["text"] if target else (content if match["name"] == "term" else "")
+        role_texts.append(shown)
+        return f" \0{len(role_texts) - 1}\0 "
+
+    rest = _ROLE.sub(take_role, text)
+    math = Counter(m.strip() for m in _DISPLAY_MATH.findall(rest))
+    rest = _DISPLAY_MATH.sub(" ", rest)
+    math.update(m.strip() for m in _INLINE_MATH.findall(rest))
+    rest = _INLINE_MATH.sub(" ", rest)
+    code = Counter(m[1].strip() for m in _CODE.findall(rest))
+    rest = _CODE.sub(" ", rest)
+    links = Counter(m["target"] for m in _LINK.finditer(rest))
+    rest = _LINK.sub("]", rest)
+    links.update(_FOOTNOTE.findall(rest))
+    rest = _FOOTNOTE.sub(" ", rest)
+    links.update(_URL.findall(rest))
+    rest = _URL.sub(" ", rest)
+    numbers = Counter(_NUMBER.findall(re.sub(r"\0\d+\0", " ", rest)))
+    prose = re.sub(r"\0(\d+)\0", lambda m: role_texts[int(m[1])], rest)
+    return Parts(math, code, roles, links, numbers, prose)
+
+
+def _difference(kind: str, source: Counter, translation: Counter) -> list[str]:
+    problems = []
+    missing, extra = source - translation, translation - source
+    if missing:
+        problems.append(f"{kind} missing: " + ", ".join(_show(k, n) for k, n in missing.items()))
+    if extra:
+        problems.append(f"{kind} not in the English: "
+                        + ", ".join(_show(k, n) for k, n in extra.items()))
+    return problems
+
+
+def _show(item: str, count: int) -> str:
+    return repr(item) + (f" ×{count}" if count > 1 else "")
+
+
+# --- glossary ---------------------------------------------------------------
+
+_GLOSSARY_ENTRY = re.compile(r"^(?P<english>\S.*?) \((?P<chinese>[^()]+)\)\s*$")
+
+
+def glossary_terms(path: Path = GLOSSARY) -> list[tuple[str, str]]:
+    """(English, Chinese) for each glossary term; "a, b (中)" gives both a and b."""
+    terms, inside = [], False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(":::{glossary}"):
+            inside = True
+        elif line.startswith(":::"):
+            inside = False
+        elif inside and (match := _GLOSSARY_ENTRY.match(line)):
+            for english in match["english"].split(", "):
+                terms.append((english.strip(), match["chinese"].strip()))
+    # Longest first: "K-fold cross-validation" claims its words before
+    # "cross-validation" does.
+    return sorted(terms, key=lambda term: -len(term[0]))
+
+
+@dataclass
+class Exceptions:
+    """locales/glossary_exceptions.txt: justified departures from the glossary rule."""
+
+    aliases: dict  # English term -> other Chinese forms accepted
+    not_terms: list  # English phrases in which a term's word is not the term
+
+    @classmethod
+    def read(cls, path: Path = EXCEPTIONS) -> Exceptions:
+        aliases, not_terms = {}, []
+        if not path.exists():
+            return cls(aliases, not_terms)
+        for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            rule, _, reason = line.partition(" | ")
+            kind, _, body = rule.partition(":")
+            if not reason.strip() or kind not in ("alias", "not-term"):
+                sys.exit(f"{path}:{number}: write 'alias: TERM -> 中文 | reason' or "
+                         f"'not-term: english phrase | reason' (a reason is required); got {raw!r}")
+            if kind == "alias":
+                english, _, chinese = body.partition("->")
+                aliases.setdefault(english.strip().lower(), []).append(chinese.strip())
+            else:
+                not_terms.append(body.strip())
+        return cls(aliases, not_terms)
+
+
+def _term_pattern(english: str) -> re.Pattern:
+    stem = re.escape(english)
+    if english.endswith("y"):
+        forms = re.escape(english[:-1]) + r"(?:y|ies)"
+    else:
+        forms = stem + r"(?:s|es|ed|ing|d)?"
+    return re.compile(rf"(?<!\w){forms}(?!\w)", re.IGNORECASE)
+
+
+class GlossaryRule:
+    def __init__(self, terms=None, exceptions=None):
+        self.terms = [(english, chinese, _term_pattern(english))
+                      for english, chinese in (terms if terms is not None else glossary_terms())]
+        self.exceptions = exceptions if exceptions is not None else Exceptions.read()
+        self.not_terms = [re.compile(rf"(?<!\w){re.escape(p)}(?!\w)", re.IGNORECASE)
+                          for p in self.exceptions.not_terms]
+
+    def problems(self, english_prose: str, chinese_prose: str) -> list[str]:
+        text = english_prose
+        for pattern in self.not_terms:
+            text = pattern.sub(" ", text)
+        problems = []
+        for english, chinese, pattern in self.terms:
+            if not pattern.search(text):
+                continue
+            text = pattern.sub(" ", text)  # a longer term has claimed these words
+            accepted = [chinese, *self.exceptions.aliases.get(english.lower(), [])]
+            if not any(form in chinese_prose for form in accepted):
+                problems.append(f"glossary: '{english}' is {chinese}, not found in the translation")
+        return problems
+
+
+# --- messages and files -----------------------------------------------------
+
+def message_problems(msgid: str, msgstr: str, glossary: GlossaryRule | None = None, *,
+                     verbatim: bool = False) -> list[str]:
+    """Everything wrong with one translated message (empty list: nothing).
+
+    ``verbatim``: the translator marked the entry ``# verbatim: reason`` (a
+    citation, a name), so a translation without Chinese is intended.
+    """
+    source, target = split_message(msgid), split_message(msgstr)
+    problems = []
+    for kind in ("math", "code", "numbers", "roles", "links"):
+        problems += _difference(kind, getattr(source, kind), getattr(target, kind))
+    english_words = _ENGLISH_WORD.findall(source.prose)
+    if len(english_words) >= 3 and not _CJK.search(msgstr) and not verbatim:
+        problems.append("still English: the translation has no Chinese (if it must stay so, "
+                        "say why in a '# verbatim: reason' comment above the entry)")
+    if glossary is not None:
+        problems += glossary.problems(source.prose, target.prose)
+    return problems
+
+
+def check_file(path: Path, glossary: GlossaryRule | None = None) -> tuple[int, list[str]]:
+    """(number of messages, one report line per problem) for one .po file."""
+    from babel.messages.pofile import read_po
+
+    glossary = glossary or GlossaryRule()
+    with open(path, "rb") as handle:
+        catalog = read_po(handle, abort_invalid=True)
+    try:
+        shown = path.resolve().relative_to(ROOT)
+    except ValueError:
+        shown = path
+    report, count = [], 0
+    for message in catalog:
+        if not message.id:
+            continue  # the header
+        count += 1
+        where = f"{shown}:{message.lineno}"
+        excerpt = message.id if len(message.id) <= 90 else message.id[:87] + "..."
+        if message.fuzzy:
+            report.append(f"{where}: fuzzy (the English changed; revise, then delete "
+                          f"'#, fuzzy'): {excerpt}")
+        elif not message.string:
+            report.append(f"{where}: untranslated: {excerpt}")
+        else:
+            verbatim = any(c.strip().startswith("verbatim:") and c.split(":", 1)[1].strip()
+                           for c in message.user_comments)
+            for problem in message_problems(message.id, message.string, glossary,
+                                            verbatim=verbatim):
+                report.append(f"{where}: {problem}\n    msgid: {excerpt}")
+    return count, report
+
+
+def catalog_files() -> list[Path]:
+    return sorted(CATALOGS.rglob("*.po"))
+
+
+def main(argv: list[str]) -> int:
+    paths = [Path(arg) for arg in argv] or catalog_files()
+    glossary = GlossaryRule()
+    total = failing = 0
+    for path in paths:
+        count, report = check_file(path, glossary)
+        total += count
+        failing += len(report)
+        for line in report:
+            print(line)
+    print(f"{len(paths)} file(s), {total} messages, {failing} problem(s).")
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
