@@ -123,17 +123,24 @@ def _site_inputs_hash() -> str:
                        *(ROOT / "mlcore").rglob("*.py")])
 
 
+def execute_notebooks(python: Path) -> None:
+    """Execute the notebooks that changed, in parallel, into the one execution cache.
+
+    Every build (site, student site, PDF) then reads every notebook from
+    ``_build/.jupyter_cache`` (``execute.cache`` in ``_config.yml``) instead of
+    running them one after the other; an unchanged notebook never runs again.
+    """
+    if subprocess.run([str(python), str(ROOT / "scripts" / "execute_notebooks.py")],
+                      cwd=ROOT, env=_env()).returncode:
+        sys.exit("A chapter notebook failed (above); the book was not built.")
+
+
 def build_book(python: Path, *, fresh: bool = False) -> Path:
     """Execute every notebook (cached) and write the HTML site; fail on any warning."""
     if fresh and BUILD.exists():
         shutil.rmtree(BUILD)
     start = time.perf_counter()
-    # Execute the notebooks that changed, in parallel, into myst-nb's cache:
-    # Sphinx then reads every notebook from the cache instead of running them
-    # one after the other.
-    if subprocess.run([str(python), str(ROOT / "scripts" / "execute_notebooks.py")],
-                      cwd=ROOT, env=_env()).returncode:
-        sys.exit("A chapter notebook failed (above); the site was not built.")
+    execute_notebooks(python)
     # An incremental Sphinx build re-reads only the pages whose source changed.
     # It misses edited static files and extensions, and the API page's
     # docstrings: when any of those changed (or on the first build), write
@@ -160,6 +167,7 @@ def build_student_book(python: Path, *, fresh: bool = False) -> Path:
     _run(python, "-c", "import sys; from mlcore.homework.sphinx_student import "
          "write_student_config as w; w(sys.argv[1], sys.argv[2])", ROOT, config)
     start = time.perf_counter()
+    execute_notebooks(python)  # the site's cache: nothing runs that the site build ran
     _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
          "--config", config, "--path-output", out, "--warningiserror", "--keep-going", "--all",
          env=_env())
