@@ -2,6 +2,7 @@
 
     python scripts/tasks.py book    # build the website into _build/html
     python scripts/tasks.py book --no-solutions   # for a class: _build/student/_build/html
+    python scripts/tasks.py pdf     # _build/pdf/book.pdf and book-student.pdf (TeX Live)
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
     python scripts/tasks.py test --fast 03   # unit tests + chapter 3's notebook, homework, page
     python scripts/tasks.py lab     # JupyterLab on copies of the chapters (my-notebooks/)
@@ -175,6 +176,92 @@ def build_student_book(python: Path, *, fresh: bool = False) -> Path:
     print(f"\nBuilt the student site (no solutions) in {time.perf_counter() - start:.0f} s: "
           f"open {index}")
     return index
+
+
+PDF = BUILD / "pdf"
+# Debian's TeX Live and fonts for the printed book (about 600 MB): xelatex,
+# Sphinx's LaTeX packages, xeCJK, latexmk, Sphinx's xelatex fonts (FreeSerif,
+# FreeMono), a CJK font for the glossary, and poppler-utils for the PDF's test.
+TEX_PACKAGES = {"texlive-xetex": "/usr/bin/xelatex", "texlive-latex-extra": "fncychap.sty",
+                # the rsfs fonts of mathrsfs, which Jupyter Book's LaTeX class loads
+                "texlive-fonts-recommended": "rsfs10.tfm",
+                "texlive-lang-chinese": "xeCJK.sty", "latexmk": "/usr/bin/latexmk",
+                "fonts-noto-cjk": "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
+                "fonts-freefont-otf": "/usr/share/fonts/opentype/freefont/FreeSerif.otf",
+                "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+                "poppler-utils": "/usr/bin/pdftotext"}
+TEX_INSTALL = ("apt-get install -y --no-install-recommends " + " ".join(TEX_PACKAGES))
+
+
+def missing_tex_packages() -> list[str]:
+    """The Debian packages of TEX_PACKAGES whose file is not on this machine."""
+    missing = []
+    for package, needed in TEX_PACKAGES.items():
+        if needed.startswith("/"):
+            present = Path(needed).exists()
+        else:  # a LaTeX package: ask TeX's own file search
+            kpsewhich = shutil.which("kpsewhich")
+            present = bool(kpsewhich) and subprocess.run(
+                [kpsewhich, needed], capture_output=True, text=True).stdout.strip() != ""
+        if not present:
+            missing.append(package)
+    return missing
+
+
+def ensure_tex() -> bool:
+    """Install TeX Live for the PDF when missing and we are root; False if it is still missing."""
+    missing = missing_tex_packages()
+    if not missing:
+        return True
+    apt = shutil.which("apt-get")
+    if apt and hasattr(os, "geteuid") and os.geteuid() == 0:
+        print(f"Installing TeX Live for the PDF ({', '.join(missing)}; about 600 MB) ...", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        if not subprocess.run([apt, "update", "-qq"], env=env).returncode:
+            subprocess.run([apt, "install", "-y", "-qq", "--no-install-recommends", *missing], env=env)
+        missing = missing_tex_packages()
+        if not missing:
+            return True
+    print(f"The PDF needs {', '.join(missing)}, which are not installed. As root, run:\n"
+          f"    {TEX_INSTALL}", flush=True)
+    return False
+
+
+def build_pdf(python: Path) -> list[Path]:
+    """Write _build/pdf/book.pdf and book-student.pdf (no solutions) from one LaTeX run.
+
+    Jupyter Book's LaTeX route (``--builder pdflatex``: Sphinx's LaTeX builder,
+    then ``make all-pdf``, latexmk with xelatex). The notebooks come from the
+    one execution cache, and Sphinx's environment is the HTML build's
+    (``_build/.doctrees``), so after ``book`` no page is read again;
+    ``_ext/print_edition.py`` writes both documents in the one run and make
+    typesets them side by side (``-j2``).
+    """
+    start = time.perf_counter()
+    execute_notebooks(python)
+    latex = BUILD / "latex"
+    for stale in latex.glob("*.pdf"):
+        stale.unlink()
+    env = {**_env(), "MAKEFLAGS": "-j2",
+           # No prompt on a TeX error: latexmk fails and names the log.
+           "LATEXOPTS": "-interaction=nonstopmode -halt-on-error -file-line-error"}
+    _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
+         "--builder", "pdflatex", "--path-output", ROOT, "--warningiserror", "--keep-going",
+         env=env)
+    PDF.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in ("book", "book-student"):
+        shutil.copy2(latex / f"{name}.pdf", PDF / f"{name}.pdf")
+        written.append(PDF / f"{name}.pdf")
+    print(f"\nBuilt the PDFs in {time.perf_counter() - start:.0f} s: "
+          + ", ".join(str(p) for p in written))
+    return written
+
+
+def cmd_pdf(argv: list[str]) -> None:
+    if not ensure_tex():
+        sys.exit(2)
+    build_pdf(ensure_venv())
 
 
 def cmd_book(argv: list[str]) -> None:
@@ -379,7 +466,7 @@ def cmd_lock(argv: list[str]) -> None:
     print("Wrote requirements.txt")
 
 
-COMMANDS = {"book": cmd_book, "test": cmd_test, "lab": cmd_lab, "lock": cmd_lock}
+COMMANDS = {"book": cmd_book, "pdf": cmd_pdf, "test": cmd_test, "lab": cmd_lab, "lock": cmd_lock}
 
 
 def main() -> None:
