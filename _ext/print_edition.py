@@ -11,9 +11,9 @@ this extension makes that output a book rather than a dump of the website:
   ``_config.yml``'s MathJax list, so the chapters' math means the same thing;
 - what only moves on a screen gets a printed form (:mod:`print_forms`): an
   explorable figure prints its default frame with a caption naming its
-  controls and the web page where it moves, and a self-check prints its
-  question and options, with the keyed answers in an answer section at the
-  chapter's end;
+  controls and the web page where it moves, an SVG drawing becomes a PDF
+  figure, and a self-check prints its question and options, with the keyed
+  answers in an answer section at the chapter's end;
 - the API reference stays web-only (its page is dropped from the PDF);
 - the website's header gets a button that downloads the PDF (the student
   site's, the student edition); ``tasks.py pdf`` copies the PDFs into the sites.
@@ -41,8 +41,8 @@ WEB_ONLY_PAGES = ("chapters/api",)
 FIRST_APPENDIX = "chapters/glossary"  # from here on: Appendix A, B, ... (as in _toc.yml)
 
 # The glossary's Chinese terms: xeCJK switches to the CJK font for CJK
-# characters only (Debian's fonts-noto-cjk). Sphinx's own xelatex font set
-# (FreeSerif, FreeMono: fonts-freefont-otf) stays for everything else.
+# characters only (Debian's fonts-noto-cjk). Sphinx's own xelatex fonts
+# (FreeSerif, FreeSans: fonts-freefont-otf) stay for the text.
 _CJK = r"""
 \usepackage{xeCJK}
 \setCJKmainfont{Noto Serif CJK SC}[ItalicFont=Noto Serif CJK SC]  % no italic CJK: upright

@@ -4,6 +4,7 @@
   frame (the output's ``image/png``) with a caption: what it shows, the
   controls that move it (the output's ``text/plain``) and where they move it,
   the web page and the notebook.
+- An SVG output (chapter 12's tree drawings) prints as a vector PDF figure.
 - A self-check prints its question and lettered options; the keyed answer and
   every option's feedback go to "Answers to the self-checks" at the end of the
   chapter, so a reader can try before looking.
@@ -20,7 +21,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-__all__ = ["PrintExplorables", "PrintSelfChecks", "setup"]
+__all__ = ["PrintExplorables", "PrintSelfChecks", "PrintVectorDrawings", "setup"]
 
 
 def _walk(node, docname, wanted):
@@ -64,6 +65,50 @@ class PrintExplorables(SphinxPostTransform):
             still = nodes.container("", *parts["image/png"].children, classes=["explorable-still"])
             index = parent.index(bundle)
             parent[index:index + 1] = [still, caption]
+
+
+class PrintVectorDrawings(SphinxPostTransform):
+    """An SVG-only output (a tree drawing) prints as a PDF figure.
+
+    LaTeX cannot include SVG, and myst-nb would fall back to the output's
+    text. ``rsvg-convert`` (Debian's librsvg2-bin, installed with TeX Live by
+    ``tasks.py pdf``) turns it into a PDF next to the book: still vector, its
+    text (Chinese feature names included) drawn with the system's fonts.
+    """
+
+    builders = ("latex",)
+    default_priority = 3  # before myst-nb's SelectMimeType (4)
+
+    def run(self, **kwargs) -> None:
+        import hashlib
+        import shutil
+        import subprocess
+        from pathlib import Path
+
+        def svg_only(node):
+            if not (isinstance(node, nodes.container) and node.get("nb_element") == "mime_bundle"):
+                return False
+            kinds = {child.get("mime_type") for child in node.children}
+            return "image/svg+xml" in kinds and not kinds & {"image/png", "application/pdf"}
+
+        found = list(_walk(self.document, self.env.docname, svg_only))
+        converter = shutil.which("rsvg-convert")
+        if found and converter is None:
+            raise RuntimeError("the PDF needs rsvg-convert for the SVG outputs: "
+                               "apt-get install librsvg2-bin (python scripts/tasks.py pdf does)")
+        for parent, bundle, _ in found:
+            svg = next(c for c in bundle.children if c.get("mime_type") == "image/svg+xml")
+            image = next(svg.findall(nodes.image))
+            source = Path(self.app.srcdir) / image["uri"].lstrip("/")
+            name = "svg-" + hashlib.sha256(source.read_bytes()).hexdigest()[:16] + ".pdf"
+            target = Path(self.app.outdir) / name
+            if not target.exists():
+                subprocess.run([converter, "--format=pdf", f"--output={target}", str(source)],
+                               check=True)
+            # Not in Sphinx's image list: the writer leaves the name as it is,
+            # and LaTeX finds the file beside book.tex.
+            drawing = nodes.image(uri=name, candidates={"*": name}, alt=image.get("alt", ""))
+            parent.replace(bundle, nodes.container("", drawing, classes=["vector-drawing"]))
 
 
 def _classes(node) -> set:
@@ -124,5 +169,6 @@ class PrintSelfChecks(SphinxPostTransform):
 def setup(app):
     """Sphinx extension entry point."""
     app.add_post_transform(PrintExplorables)
+    app.add_post_transform(PrintVectorDrawings)
     app.add_post_transform(PrintSelfChecks)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
