@@ -225,7 +225,8 @@ def ensure_tex() -> bool:
         missing = missing_tex_packages()
         if not missing:
             return True
-    print(f"The PDF needs {', '.join(missing)}, which are not installed. As root, run:\n"
+    print(f"The PDF needs Debian packages that are not installed ({', '.join(missing)}). "
+          "As root, run:\n"
           f"    {TEX_INSTALL}", flush=True)
     return False
 
