@@ -22,7 +22,7 @@ from PIL import Image
 from ._figure_text import describe_figure
 from ._validation import check_int
 
-__all__ = ["control_grid", "explore_html"]
+__all__ = ["ExploredFigure", "control_grid", "explore_html"]
 
 # Defined once per page (or notebook), called once per figure. ES5, no
 # dependencies, so it runs in any browser and in JupyterLab's trusted output.
@@ -349,10 +349,48 @@ def _narrow_renders(figure, param_sets):
         figure._background = None
 
 
-def explore_html(figure, grid, *, max_frames=48, note=None):
-    """The HTML output of :meth:`InteractiveFigure.explore` (see there)."""
-    from IPython.display import HTML
+def _printed_summary(description, moving, held) -> str:
+    """The output's text/plain: what a page without a script shows (the PDF's caption)."""
+    def offered(labels):
+        if len(labels) <= 4:
+            return ", ".join(labels)
+        return f"{labels[0]} to {labels[-1]}, {len(labels)} values"
 
+    shown = ", ".join(f"{p[1]} {p[3][p[4]]}" for p in moving)
+    text = description.rstrip(".") + (f". Shown for {shown}." if shown else ".")
+    if moving:
+        text += " Controls: " + "; ".join(f"{p[1]} ({offered(p[3])})" for p in moving) + "."
+    if held:
+        text += " Held: " + ", ".join(f"{p[1]} {p[3][0]}" for p in held) + "."
+    return text
+
+
+class ExploredFigure:
+    """What :meth:`InteractiveFigure.explore` returns: the page, a still and a caption.
+
+    Jupyter keeps every representation of an output. The website shows
+    ``text/html`` (the controls and the frames); a builder without HTML or
+    script, such as the book's PDF, takes ``image/png``, the default frame, and
+    ``text/plain`` says what it shows and which controls move it.
+    """
+
+    def __init__(self, body: str, frame: str, summary: str):
+        self.data = body        # the HTML, as IPython.display.HTML's .data
+        self.frame = frame      # base64 PNG of the default frame
+        self.summary = summary
+
+    def _repr_html_(self):
+        return self.data
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/html": self.data, "image/png": self.frame, "text/plain": self.summary}
+
+    def __repr__(self):
+        return self.summary
+
+
+def explore_html(figure, grid, *, max_frames=48, note=None):
+    """The output of :meth:`InteractiveFigure.explore` (see there): an :class:`ExploredFigure`."""
     max_frames = check_int(max_frames, "max_frames", low=1, high=2000,
                                why="each combination is one image on the page")
     if note is not None and not isinstance(note, str):
@@ -440,4 +478,4 @@ def explore_html(figure, grid, *, max_frames=48, note=None):
             f'<span class="mlx-status" aria-live="polite" style="{_HIDDEN_STYLE}"></span>'
             f'<script type="application/json" class="mlx-data">{payload}</script>'
             f"<script>{_SCRIPT % uid}</script></div>")
-    return HTML(body)
+    return ExploredFigure(body, first, _printed_summary(description, moving, held))

@@ -297,7 +297,10 @@ class InteractiveFigure(ABC):
 
         Returns
         -------
-        IPython.display.HTML
+        mlcore._explore.ExploredFigure
+            Displays as the HTML above (``.data``); its ``image/png`` (the
+            default frame) and ``text/plain`` (what it shows, which controls
+            move it) are what the printed book uses.
 
         Raises
         ------

@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = ROOT / "_build" / ".jupyter_cache"
+CACHE = ROOT / "_build" / ".jupyter_cache"  # execute.cache in _config.yml: every build reads it
 TIMEOUT = 120  # seconds per cell, as execute.timeout in _config.yml
 
 

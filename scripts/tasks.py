@@ -3,6 +3,7 @@
     python scripts/tasks.py book    # build the website: _build/html and the Chinese _build/html/zh_CN
     python scripts/tasks.py book --language en   # one edition (en or zh_CN)
     python scripts/tasks.py book --no-solutions   # for a class: _build/student/_build/html
+    python scripts/tasks.py pdf     # _build/pdf/book.pdf and book-student.pdf (TeX Live)
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
     python scripts/tasks.py test --fast 03   # unit tests + chapter 3's notebook, homework, page
     python scripts/tasks.py lab     # JupyterLab on copies of the chapters (my-notebooks/)
@@ -124,17 +125,24 @@ def _site_inputs_hash() -> str:
                        *(ROOT / "mlcore").rglob("*.py")])
 
 
+def execute_notebooks(python: Path) -> None:
+    """Execute the notebooks that changed, in parallel, into the one execution cache.
+
+    Every build (site, student site, PDF) then reads every notebook from
+    ``_build/.jupyter_cache`` (``execute.cache`` in ``_config.yml``) instead of
+    running them one after the other; an unchanged notebook never runs again.
+    """
+    if subprocess.run([str(python), str(ROOT / "scripts" / "execute_notebooks.py")],
+                      cwd=ROOT, env=_env()).returncode:
+        sys.exit("A chapter notebook failed (above); the book was not built.")
+
+
 def build_book(python: Path, *, fresh: bool = False) -> Path:
     """Execute every notebook (cached) and write the HTML site; fail on any warning."""
     if fresh and BUILD.exists():
         shutil.rmtree(BUILD)
     start = time.perf_counter()
-    # Execute the notebooks that changed, in parallel, into myst-nb's cache:
-    # Sphinx then reads every notebook from the cache instead of running them
-    # one after the other.
-    if subprocess.run([str(python), str(ROOT / "scripts" / "execute_notebooks.py")],
-                      cwd=ROOT, env=_env()).returncode:
-        sys.exit("A chapter notebook failed (above); the site was not built.")
+    execute_notebooks(python)
     # An incremental Sphinx build re-reads only the pages whose source changed.
     # It misses edited static files and extensions, and the API page's
     # docstrings: when any of those changed (or on the first build), write
@@ -190,13 +198,117 @@ def build_student_book(python: Path, *, fresh: bool = False) -> Path:
     _run(python, "-c", "import sys; from mlcore.homework.sphinx_student import "
          "write_student_config as w; w(sys.argv[1], sys.argv[2])", ROOT, config)
     start = time.perf_counter()
+    execute_notebooks(python)  # the site's cache: nothing runs that the site build ran
     _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
          "--config", config, "--path-output", out, "--warningiserror", "--keep-going", "--all",
          env=_env())
     index = out / "_build" / "html" / "index.html"
+    publish_pdf(index.parent, "book-student.pdf")  # its header's PDF button (tasks.py pdf)
     print(f"\nBuilt the student site (no solutions) in {time.perf_counter() - start:.0f} s: "
           f"open {index}")
     return index
+
+
+PDF = BUILD / "pdf"
+# Debian's TeX Live and fonts for the printed book (about 600 MB): xelatex,
+# Sphinx's LaTeX packages, xeCJK, latexmk, Sphinx's xelatex fonts (FreeSerif,
+# FreeSans), DejaVu Sans Mono for code, a CJK font for the glossary, and
+# poppler-utils for the PDF's test.
+TEX_PACKAGES = {"texlive-xetex": "/usr/bin/xelatex", "texlive-latex-extra": "fncychap.sty",
+                # the rsfs fonts of mathrsfs, which Jupyter Book's LaTeX class loads
+                "texlive-fonts-recommended": "rsfs10.tfm",
+                "texlive-lang-chinese": "xeCJK.sty", "latexmk": "/usr/bin/latexmk",
+                "fonts-noto-cjk": "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
+                "fonts-freefont-otf": "/usr/share/fonts/opentype/freefont/FreeSerif.otf",
+                "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+                "poppler-utils": "/usr/bin/pdftotext",
+                # the SVG outputs (chapter 12's trees) become PDF figures
+                "librsvg2-bin": "/usr/bin/rsvg-convert"}
+TEX_INSTALL = ("apt-get install -y --no-install-recommends " + " ".join(TEX_PACKAGES))
+
+
+def missing_tex_packages() -> list[str]:
+    """The Debian packages of TEX_PACKAGES whose file is not on this machine."""
+    missing = []
+    for package, needed in TEX_PACKAGES.items():
+        if needed.startswith("/"):
+            present = Path(needed).exists()
+        else:  # a LaTeX package: ask TeX's own file search
+            kpsewhich = shutil.which("kpsewhich")
+            present = bool(kpsewhich) and subprocess.run(
+                [kpsewhich, needed], capture_output=True, text=True).stdout.strip() != ""
+        if not present:
+            missing.append(package)
+    return missing
+
+
+def ensure_tex() -> bool:
+    """Install TeX Live for the PDF when missing and we are root; False if it is still missing."""
+    missing = missing_tex_packages()
+    if not missing:
+        return True
+    apt = shutil.which("apt-get")
+    if apt and hasattr(os, "geteuid") and os.geteuid() == 0:
+        print(f"Installing TeX Live for the PDF ({', '.join(missing)}; about 600 MB) ...", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        if not subprocess.run([apt, "update", "-qq"], env=env).returncode:
+            subprocess.run([apt, "install", "-y", "-qq", "--no-install-recommends", *missing], env=env)
+        missing = missing_tex_packages()
+        if not missing:
+            return True
+    print(f"The PDF needs Debian packages that are not installed ({', '.join(missing)}). "
+          "As root, run:\n"
+          f"    {TEX_INSTALL}", flush=True)
+    return False
+
+
+def build_pdf(python: Path) -> list[Path]:
+    """Write _build/pdf/book.pdf and book-student.pdf (no solutions) from one LaTeX run.
+
+    Jupyter Book's LaTeX route (``--builder pdflatex``: Sphinx's LaTeX builder,
+    then ``make all-pdf``, latexmk with xelatex). The notebooks come from the
+    one execution cache, and Sphinx's environment is the HTML build's
+    (``_build/.doctrees``), so after ``book`` no page is read again;
+    ``_ext/print_edition.py`` writes both documents in the one run and make
+    typesets them side by side (``-j2``).
+    """
+    start = time.perf_counter()
+    execute_notebooks(python)
+    latex = BUILD / "latex"
+    # Old PDFs must not pass for new ones, and an old index makes latexmk run
+    # xindy (the book has no index). The .aux files stay: with them, an
+    # unchanged book needs one xelatex pass instead of three.
+    for pattern in ("*.pdf", "*.idx", "*.ind", "*.ilg"):
+        for stale in latex.glob(pattern):
+            stale.unlink()
+    env = {**_env(), "MAKEFLAGS": "-j2",
+           # No prompt on a TeX error: latexmk fails and names the log.
+           "LATEXOPTS": "-interaction=nonstopmode -halt-on-error -file-line-error"}
+    _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
+         "--builder", "pdflatex", "--path-output", ROOT, "--warningiserror", "--keep-going",
+         env=env)
+    PDF.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in ("book", "book-student"):
+        shutil.copy2(latex / f"{name}.pdf", PDF / f"{name}.pdf")
+        written.append(PDF / f"{name}.pdf")
+    publish_pdf(BUILD / "html", "book.pdf")
+    publish_pdf(BUILD / "student" / "_build" / "html", "book-student.pdf")
+    print(f"\nBuilt the PDFs in {time.perf_counter() - start:.0f} s: "
+          + ", ".join(str(p) for p in written))
+    return written
+
+
+def publish_pdf(site: Path, name: str) -> None:
+    """Copy _build/pdf/NAME into a built site, where its header's PDF button points."""
+    if (site / "index.html").exists() and (PDF / name).exists():
+        shutil.copy2(PDF / name, site / name)
+
+
+def cmd_pdf(argv: list[str]) -> None:
+    if not ensure_tex():
+        sys.exit(2)
+    build_pdf(ensure_venv())
 
 
 def cmd_book(argv: list[str]) -> None:
@@ -264,6 +376,7 @@ def _phase(classname: str) -> str:
     if classname.startswith("mlcore"):
         return "doctests"
     for module, phase in [("tests.test_homework", "homework"), ("tests.test_site", "site"),
+                          ("tests.test_pdf", "pdf"),
                           ("tests.test_widgets_speed", "figure speed"),
                           ("tests.test_properties", "property tests"),
                           ("tests.test_i18n", "Chinese edition")]:
@@ -320,6 +433,12 @@ def cmd_test(argv: list[str]) -> None:
     start = time.perf_counter()
     build_editions(python)
     build_seconds = time.perf_counter() - start
+    # The printed book, checked by tests/test_pdf.py (skipped without TeX Live,
+    # failed under CI=true); not for one chapter (--fast).
+    if "--chapter" not in argv and ensure_tex():
+        pdf_start = time.perf_counter()
+        build_pdf(python)
+        print(f"PDF build (wall): {time.perf_counter() - pdf_start:.0f} s", flush=True)
     # One pytest run so that its closing line counts everything: unit tests,
     # doctests of mlcore, every chapter notebook under nbval, the site tests.
     # --dist loadscope keeps each notebook in one worker (nbval's cells are
@@ -412,7 +531,7 @@ def cmd_lock(argv: list[str]) -> None:
     print("Wrote requirements.txt")
 
 
-COMMANDS = {"book": cmd_book, "test": cmd_test, "lab": cmd_lab, "lock": cmd_lock}
+COMMANDS = {"book": cmd_book, "pdf": cmd_pdf, "test": cmd_test, "lab": cmd_lab, "lock": cmd_lock}
 
 
 def main() -> None:

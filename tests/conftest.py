@@ -26,7 +26,8 @@ import re  # noqa: E402
 _CHAPTER = re.compile(r"\b(\d\d)_[a-z][a-z0-9_]*")
 # Files whose tests concern all chapters or the whole grader: left out of a
 # one-chapter run except for their tests parametrized by that chapter.
-_WHOLE_BOOK_FILES = ("tests/test_homework.py", "tests/test_site.py", "tests/test_site_phone.py")
+_WHOLE_BOOK_FILES = ("tests/test_homework.py", "tests/test_site.py", "tests/test_site_phone.py",
+                     "tests/test_pdf.py")
 
 
 def pytest_addoption(parser):

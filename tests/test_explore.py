@@ -186,3 +186,17 @@ def test_a_wide_one_column_figure_is_drawn_again_narrower_and_left_as_it_was():
     small = Waves()                        # 120 px: fits a phone as it is
     assert "<source" not in small.explore(max_frames=4, shape=["sin"], flip=[False],
                                        scale=[1.0]).data
+
+
+def test_output_carries_the_default_frame_and_a_caption_for_print():
+    figure = Waves()
+    output = figure.explore(freq=[0.5, 1.0, 2.0, 3.0, 4.0], shape=["sin"], scale=[1.0, 10.0])
+    bundle = output._repr_mimebundle_()
+    html, data, frames = _data(output)
+    # The still is the frame the page opens on (the defaults: freq 1.0, scale 1.0).
+    assert bundle["image/png"] == frames[data["index"][data["start"]]]
+    assert bundle["text/html"] == html
+    caption = bundle["text/plain"]
+    assert "Shown for f (Hz) 1.00, flip off, scale 1." in caption
+    assert "Controls: f (Hz) (0.50 to 4.00, 5 values); flip (off, on); scale (1, 10)." in caption
+    assert caption.endswith("Held: shape sine.") and repr(output) == caption
