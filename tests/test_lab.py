@@ -211,8 +211,10 @@ def test_a_chapter_reads_as_a_student_should_see_it_and_its_live_slider_redraws(
     # -- the notebook opened, every Markdown cell rendered
     page.wait_for_function(
         """(n) => { const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                    return nb && nb.context && nb.context.isReady && nb.content
-                        && document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown').length >= n; }""",
+                    if (!(nb && nb.context && nb.context.isReady && nb.content)) return false;
+                    const shown = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown');
+                    // a cell's node is there before its (asynchronous) rendering fills it
+                    return shown.length >= n && Array.from(shown).every(e => e.childElementCount > 0); }""",
         arg=n_markdown)
     rendered = page.eval_on_selector_all(
         ".jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown", "els => els.map(e => e.innerText)")
