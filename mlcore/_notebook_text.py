@@ -7,11 +7,13 @@ HTML, and show MyST as raw text; worse, a self-check's key ``- [x]`` renders as
 a ticked box, giving the quiz away. :func:`plain_markdown` rewrites one
 Markdown cell into what they render: a self-check becomes its question, its
 options and a closed ``<details>`` holding the key; theorems and exercises
-become quoted paragraphs with a bold heading; citations read "(Efron 1983)";
+become quoted paragraphs with a bold heading (an exercise keeps its ``:label:``
+in an HTML comment, for the homework tool); citations read "(Efron 1983)";
 labels become HTML anchors that cross-references link to.
 
-It is used for the notebooks students open (``scripts/tasks.py lab``), never
-for the website, whose source stays MyST. (``jupyterlab-myst`` was the other
+It is used for the notebooks students open (``scripts/tasks.py lab`` and the
+student editions of ``python -m mlcore.homework assign``), never for the
+website, whose source stays MyST. (``jupyterlab-myst`` was the other
 route: its release 2.7.0 declares itself incompatible with JupyterLab 4.6,
 and it renders neither ``self-check`` nor the gated solutions.)
 """
@@ -137,7 +139,10 @@ def _directive(name: str, arg: str, options: dict[str, str], body: list[str]) ->
         return _quoted("Proof.", body + ["", "∎"])
     if name == "exercise":
         label = f" `{options['label']}`" if "label" in options else ""
-        return anchor + _quoted(f"Exercise{label}" + (f": {arg}." if arg else "."), body)
+        # The label names the question for `python -m mlcore.homework check`, which reads
+        # it as a ':label:' line, as in the chapter; an HTML comment keeps it unseen.
+        name_line = ["<!--", f":label: {options['label']}", "-->"] if "label" in options else []
+        return anchor + name_line + _quoted(f"Exercise{label}" + (f": {arg}." if arg else "."), body)
     if name == "solution":
         return (["<details><summary>Solution" + (f" to `{arg}`" if arg else "") + "</summary>", ""]
                 + body + ["", "</details>"])
