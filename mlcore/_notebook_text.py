@@ -124,8 +124,33 @@ def _self_check(question: str, body: list[str]) -> list[str]:
     return lines + ["", "</details>"]
 
 
+def _one_line_math(body: list[str]) -> list[str]:
+    """Each multi-line display formula (``$$ ... $$``, ``\\begin{env} ... \\end{env}``) on one line.
+
+    JupyterLab (like Colab and VS Code) lifts display math out of the Markdown
+    before parsing it, so inside a quote the "> " of the formula's inner lines
+    would reach TeX and show as stray ">" signs; TeX reads the joined line the same.
+    """
+    out, formula, closing = [], [], None
+    for line in body:
+        if closing is None:
+            stripped = line.strip()
+            opening = re.match(r"\$\$|\\begin\{([\w*]+)\}", stripped)
+            if opening and not (stripped.count("$$") % 2 == 0 if opening[0] == "$$"
+                                else f"\\end{{{opening[1]}}}" in stripped):
+                formula, closing = [stripped], "$$" if opening[0] == "$$" else f"\\end{{{opening[1]}}}"
+            else:
+                out.append(line)
+            continue
+        formula.append(line.strip())
+        if closing in line:
+            out.append(" ".join(formula))
+            closing = None
+    return out + formula if closing else out
+
+
 def _quoted(heading: str, body: list[str]) -> list[str]:
-    lines = [f"**{heading}**", ""] + body
+    lines = [f"**{heading}**", ""] + _one_line_math(body)
     return [("> " + line).rstrip() for line in lines]
 
 

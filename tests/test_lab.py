@@ -18,6 +18,9 @@ no news or update check), opens chapter 2 in headless Chromium and checks:
   returns). The redraw time (key press to new image, median of the moves)
   is printed, not asserted: it depends on the machine's load.
 
+Screenshots of the opened self-check and of the live panel are saved in
+``_build/lab-screenshots/``.
+
 Chapter 2's panel (``SampleSizeFigure``) needs only the imports cell, so the
 kernel runs three cells (a few seconds), not the chapter. Every wait is an
 event (a selector, a condition in the page), with generous timeouts: the test
@@ -55,6 +58,8 @@ CHAPTER = "02_finite_hypothesis_classes.ipynb"
 PANEL_SOURCE = "sample_size_figure.live()"
 SLIDER = "γ"
 MOVES = 10
+# What the student saw, for a person to look at (beside the site's screenshots).
+SHOTS = ROOT / "_build" / "lab-screenshots"
 # Generous: a loaded 2-core machine starts JupyterLab and a kernel in tens of seconds.
 TIMEOUT_MS = 240_000
 # MyST that must never reach the student: a directive fence, a role, a target.
@@ -114,6 +119,10 @@ def lab(tmp_path_factory):
     settings = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    # No "notified about Jupyter news?" toast over the screenshots (nothing is fetched anyway).
+    notification = settings.parent / "apputils-extension"
+    notification.mkdir()
+    (notification / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "IPYTHON"))}
     env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
@@ -190,9 +199,12 @@ _IMAGE_DIGEST = """async (img) => {
 }"""
 
 
-def test_a_chapter_reads_as_a_student_should_see_it_and_its_live_slider_redraws(lab, browser):
+# Parametrized by the chapter so that `tasks.py test --fast NN` runs it for chapter 2 only.
+@pytest.mark.parametrize("chapter", [CHAPTER], ids=lambda name: name.removesuffix(".ipynb"))
+def test_a_chapter_reads_as_a_student_should_see_it_and_its_live_slider_redraws(chapter, lab,
+                                                                                 browser):
     url, token, notebooks = lab
-    cells = _cells(notebooks / CHAPTER)
+    cells = _cells(notebooks / chapter)
     n_markdown = sum(c["cell_type"] == "markdown" for c in cells)
     foreign, page_errors = [], []
 
@@ -206,7 +218,7 @@ def test_a_chapter_reads_as_a_student_should_see_it_and_its_live_slider_redraws(
     page = browser.new_page()
     page.route("**/*", only_this_machine)
     page.on("pageerror", lambda error: page_errors.append(str(error)))
-    page.goto(f"{url}/lab/tree/{CHAPTER}?token={token}")
+    page.goto(f"{url}/lab/tree/{chapter}?token={token}")
 
     # -- the notebook opened, every Markdown cell rendered
     page.wait_for_function(
@@ -240,6 +252,9 @@ def test_a_chapter_reads_as_a_student_should_see_it_and_its_live_slider_redraws(
     key.wait_for(state="visible")
     assert first.get_attribute("open") is not None
     assert "Correct." in first.inner_text()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    first.locator("xpath=ancestor::div[contains(@class, 'jp-MarkdownCell')]").screenshot(
+        path=SHOTS / f"{chapter.removesuffix('.ipynb')}-self-check-opened.png")
 
     # -- the live panel: run the three cells it needs
     indices = _panel_cells(cells)
@@ -283,6 +298,7 @@ def test_a_chapter_reads_as_a_student_should_see_it_and_its_live_slider_redraws(
         values.append(readout.inner_text())
         digests.append(image.evaluate(_IMAGE_DIGEST))
     redraws = page.evaluate("window.labRedraws")
+    panel.screenshot(path=SHOTS / f"{chapter.removesuffix('.ipynb')}-live-panel.png")
     print(f"\nJupyterLab live slider {SLIDER!r}: {len(redraws)} redraws, key press to new image "
           f"median {statistics.median(redraws):.0f} ms (min {min(redraws):.0f}, "
           f"max {max(redraws):.0f}); values {values[0]} -> {values[MOVES]} -> {values[-1]}")

@@ -131,21 +131,22 @@ def check_student_edition(chapter_nb, student: dict, spec: dict, chapter: str,
 
     A statement counts as kept when its plain form (``plain_markdown`` with the
     ``bibliography`` the edition was made with) is in the edition's text, read
-    without the quote marks ("> ") that set an exercise apart."""
+    without the quote marks ("> ") that set an exercise apart and with every run
+    of white space as one space (a quoted formula is written on one line)."""
     problems = []
     try:
         student_spec = build_spec(student, chapter)
     except (ValueError, TypeError) as error:
         return [f"the student edition cannot be checked (`check` would fail): {error}"]
     text = "\n".join(_source(c) for c in student["cells"])
-    unquoted = "\n".join(_QUOTE.sub("", line) for line in text.split("\n"))
+    unquoted = " ".join(" ".join(_QUOTE.sub("", line) for line in text.split("\n")).split())
     theirs = {q["name"]: q for q in student_spec["questions"]}
     for q, parsed in zip(spec["questions"], parse_questions(chapter_nb)):
         if q["name"] not in theirs:
             problems.append(f"{q['name']}: the exercise is missing from the student edition")
             continue
         statement = _strip_directives_kept(_source(chapter_nb["cells"][parsed.exercise_cell]))
-        statement = plain_markdown(statement, bibliography).strip()
+        statement = " ".join(plain_markdown(statement, bibliography).split())
         if statement and statement not in unquoted:
             problems.append(f"{q['name']}: the exercise's statement is missing from the student "
                             "edition")
