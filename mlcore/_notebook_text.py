@@ -7,11 +7,13 @@ HTML, and show MyST as raw text; worse, a self-check's key ``- [x]`` renders as
 a ticked box, giving the quiz away. :func:`plain_markdown` rewrites one
 Markdown cell into what they render: a self-check becomes its question, its
 options and a closed ``<details>`` holding the key; theorems and exercises
-become quoted paragraphs with a bold heading; citations read "(Efron 1983)";
+become quoted paragraphs with a bold heading (an exercise keeps its ``:label:``
+in an HTML comment, for the homework tool); citations read "(Efron 1983)";
 labels become HTML anchors that cross-references link to.
 
-It is used for the notebooks students open (``scripts/tasks.py lab``), never
-for the website, whose source stays MyST. (``jupyterlab-myst`` was the other
+It is used for the notebooks students open (``scripts/tasks.py lab`` and the
+student editions of ``python -m mlcore.homework assign``), never for the
+website, whose source stays MyST. (``jupyterlab-myst`` was the other
 route: its release 2.7.0 declares itself incompatible with JupyterLab 4.6,
 and it renders neither ``self-check`` nor the gated solutions.)
 """
@@ -122,8 +124,33 @@ def _self_check(question: str, body: list[str]) -> list[str]:
     return lines + ["", "</details>"]
 
 
+def _one_line_math(body: list[str]) -> list[str]:
+    """Each multi-line display formula (``$$ ... $$``, ``\\begin{env} ... \\end{env}``) on one line.
+
+    JupyterLab (like Colab and VS Code) lifts display math out of the Markdown
+    before parsing it, so inside a quote the "> " of the formula's inner lines
+    would reach TeX and show as stray ">" signs; TeX reads the joined line the same.
+    """
+    out, formula, closing = [], [], None
+    for line in body:
+        if closing is None:
+            stripped = line.strip()
+            opening = re.match(r"\$\$|\\begin\{([\w*]+)\}", stripped)
+            if opening and not (stripped.count("$$") % 2 == 0 if opening[0] == "$$"
+                                else f"\\end{{{opening[1]}}}" in stripped):
+                formula, closing = [stripped], "$$" if opening[0] == "$$" else f"\\end{{{opening[1]}}}"
+            else:
+                out.append(line)
+            continue
+        formula.append(line.strip())
+        if closing in line:
+            out.append(" ".join(formula))
+            closing = None
+    return out + formula if closing else out
+
+
 def _quoted(heading: str, body: list[str]) -> list[str]:
-    lines = [f"**{heading}**", ""] + body
+    lines = [f"**{heading}**", ""] + _one_line_math(body)
     return [("> " + line).rstrip() for line in lines]
 
 
@@ -137,7 +164,10 @@ def _directive(name: str, arg: str, options: dict[str, str], body: list[str]) ->
         return _quoted("Proof.", body + ["", "∎"])
     if name == "exercise":
         label = f" `{options['label']}`" if "label" in options else ""
-        return anchor + _quoted(f"Exercise{label}" + (f": {arg}." if arg else "."), body)
+        # The label names the question for `python -m mlcore.homework check`, which reads
+        # it as a ':label:' line, as in the chapter; an HTML comment keeps it unseen.
+        name_line = ["<!--", f":label: {options['label']}", "-->"] if "label" in options else []
+        return anchor + name_line + _quoted(f"Exercise{label}" + (f": {arg}." if arg else "."), body)
     if name == "solution":
         return (["<details><summary>Solution" + (f" to `{arg}`" if arg else "") + "</summary>", ""]
                 + body + ["", "</details>"])

@@ -6,8 +6,9 @@ Every ``chapters/NN_*.ipynb`` starts with two cells the website hides
 1. a Markdown cell defining the book's MathJax macros with ``\\newcommand``,
    generated from ``_config.yml`` so JupyterLab renders the same notation as
    the website;
-2. a code cell that installs ``mlcore`` when it is missing (Colab, Binder),
-   from the repository URL set in ``_config.yml``.
+2. a code cell that installs ``mlcore`` when it is missing (Colab, Binder, a
+   downloaded notebook), from the repository URL set in ``_config.yml``, or
+   from the wheel on the site (``html.baseurl``), or that names that wheel.
 
 It also strips outputs and execution counts (notebooks are committed clean).
 
@@ -45,16 +46,39 @@ def macro_cell_source(config: dict) -> str:
             "scripts/sync_notebooks.py from _config.yml. -->\n$$\n" + "\n".join(lines) + "\n$$")
 
 
+def wheel_name() -> str:
+    """The file name of mlcore's wheel, which every build puts in the site's ``_static/``
+    (``_ext/mlcore_wheel.py``): a pure-Python wheel of this version."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return f"{project['name']}-{project['version']}-py3-none-any.whl"
+
+
 def setup_cell_source(config: dict) -> str:
+    """The hidden first code cell: what a notebook run outside the course does without mlcore.
+
+    With ``repository.url`` it installs mlcore from the repository (Colab, Binder);
+    else, with the site's address (``html.baseurl``), from the wheel on the site;
+    else it names the wheel on the site and the exact command (a downloaded
+    notebook cannot know the address of the site it came from). Installing the
+    wheel by its address, not ``pip install mlcore``, matters: PyPI's ``mlcore``
+    is another project.
+    """
     repository = config.get("repository") or {}
     url = (repository.get("url") or "").rstrip("/")
+    site = ((config.get("html") or {}).get("baseurl") or "").rstrip("/")
+    wheel = wheel_name()
     if url:
         # The branch the site is built from, so Colab and Binder run the same mlcore.
         branch = repository.get("branch") or ""
         install = f'    %pip install --quiet "mlcore @ git+{url}{"@" + branch if branch else ""}"'
+    elif site:
+        install = f'    %pip install --quiet "{site}/_static/{wheel}"'
     else:
-        install = ('    raise ImportError("mlcore is not installed: run `pip install -e .` in the '
-                   'course repository (see README).")')
+        install = ('    raise ImportError("mlcore is not installed. The course website that gave you this "\n'
+                   f'                      "notebook serves it: pip install https://<the course website>/_static/{wheel} "\n'
+                   '                      "(or download that file and pip install it; in the course repository: pip install -e .).")')
     return ("# Setup for Colab and Binder (hidden on the website): install mlcore if missing.\n"
             "import importlib.util\n\n"
             'if importlib.util.find_spec("mlcore") is None:\n' + install)

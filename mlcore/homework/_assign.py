@@ -17,17 +17,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._notebook_text import plain_markdown, read_bibliography
 from ._format import autograder_notebook, parse_questions, student_edition
 from ._grade import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
 from ._sandbox import Limits
 
 __all__ = ["find_chapters", "assign", "Assigned"]
+
+_QUOTE = re.compile(r"^(?:>[ \t]?)+")
 
 
 def np_bool():
@@ -120,22 +124,30 @@ def _source(cell) -> str:
     return "".join(source) if isinstance(source, list) else str(source)
 
 
-def check_student_edition(chapter_nb, student: dict, spec: dict, chapter: str) -> list:
+def check_student_edition(chapter_nb, student: dict, spec: dict, chapter: str,
+                          bibliography: dict | None = None) -> list:
     """What the student edition lacks: exercises, their statements, public tests, or a
-    specification that ``check`` can build from it."""
+    specification that ``check`` can build from it.
+
+    A statement counts as kept when its plain form (``plain_markdown`` with the
+    ``bibliography`` the edition was made with) is in the edition's text, read
+    without the quote marks ("> ") that set an exercise apart and with every run
+    of white space as one space (a quoted formula is written on one line)."""
     problems = []
     try:
         student_spec = build_spec(student, chapter)
     except (ValueError, TypeError) as error:
         return [f"the student edition cannot be checked (`check` would fail): {error}"]
     text = "\n".join(_source(c) for c in student["cells"])
+    unquoted = " ".join(" ".join(_QUOTE.sub("", line) for line in text.split("\n")).split())
     theirs = {q["name"]: q for q in student_spec["questions"]}
     for q, parsed in zip(spec["questions"], parse_questions(chapter_nb)):
         if q["name"] not in theirs:
             problems.append(f"{q['name']}: the exercise is missing from the student edition")
             continue
         statement = _strip_directives_kept(_source(chapter_nb["cells"][parsed.exercise_cell]))
-        if statement and statement not in text:
+        statement = " ".join(plain_markdown(statement, bibliography).split())
+        if statement and statement not in unquoted:
             problems.append(f"{q['name']}: the exercise's statement is missing from the student "
                             "edition")
         public = [t["source"] for t in q["tests"] if not t["hidden"]]
@@ -262,11 +274,14 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
         if not parse_questions(nb):
             say(f"{chapter}: no exercises, skipped")
             continue
-        student, graded = student_edition(nb, chapter), autograder_notebook(nb, chapter)
+        bib = path.parent / "references.bib"      # the chapters' citations, as "(Author Year)"
+        bibliography = read_bibliography(bib) if bib.is_file() else {}
+        student = student_edition(nb, chapter, bibliography)
+        graded = autograder_notebook(nb, chapter)
         spec = build_spec(graded, chapter)
         item = Assigned(chapter, out / "student" / f"{chapter}.ipynb",
                         out / "autograder" / chapter)
-        item.problems += check_student_edition(nb, student, spec, chapter)
+        item.problems += check_student_edition(nb, student, spec, chapter, bibliography)
         _dump(item.student, student)
         _dump(item.autograder / f"{chapter}.ipynb", graded)
         (item.autograder / SPEC_NAME).write_text(json.dumps(spec, indent=1) + "\n",

@@ -21,7 +21,10 @@ tag                    meaning
 =====================  =======================================================
 
 Markdown between ``{solution-start}`` and ``{solution-end}`` and every
-``{solution}`` directive are removed from the student edition.
+``{solution}`` directive are removed from the student edition; the rest of
+its Markdown is the plain form students read in JupyterLab
+(:func:`mlcore._notebook_text.plain_markdown`: no raw MyST, each self-check's
+key folded in a closed ``<details>``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import copy
 import re
 from dataclasses import dataclass, field
 
+from .._notebook_text import plain_markdown
 from ._rules import check_forbid
 
 __all__ = ["Question", "FormatError", "parse_questions", "stub_solution",
@@ -404,13 +408,15 @@ def _owner(questions: list) -> dict:
     return {i: q.name for q in questions for i in q.solution_cells}
 
 
-def student_edition(nb, chapter: str) -> dict:
+def student_edition(nb, chapter: str, bibliography: dict | None = None) -> dict:
     """Return the student edition of a chapter notebook.
 
     Solutions become ``...``; solution directives, gated solution cells,
     hidden tests, heavy demos and all outputs are removed; public tests
     stay. A note on how to work and hand in opens the notebook, and an
-    answer cell follows every pen-and-paper exercise.
+    answer cell follows every pen-and-paper exercise. The Markdown is plain
+    Markdown (:func:`mlcore._notebook_text.plain_markdown`), so that no
+    self-check shows its key and no MyST shows raw.
 
     Parameters
     ----------
@@ -418,6 +424,9 @@ def student_edition(nb, chapter: str) -> dict:
         The chapter notebook.
     chapter : str
         The chapter's file stem, e.g. ``"01_logistic_regression"``.
+    bibliography : dict, optional
+        BibTeX key -> "Author Year" (:func:`mlcore._notebook_text.read_bibliography`);
+        without it a citation shows its key.
 
     Returns
     -------
@@ -441,7 +450,7 @@ def student_edition(nb, chapter: str) -> dict:
             before = _strip_directives("\n".join(lines[:start]), {"solution"})
             if before.strip():
                 new = _clean(cell, index)
-                new["source"] = before
+                new["source"] = plain_markdown(before, bibliography)
                 cells.append(new)
             gated = True
         if cell["cell_type"] == "markdown" and _opens(text, "solution-end"):
@@ -459,7 +468,8 @@ def student_edition(nb, chapter: str) -> dict:
             continue
         new = _clean(cell, index)
         if cell["cell_type"] == "markdown":
-            new["source"] = _strip_directives(text, {"solution", "solution-start", "solution-end"})
+            new["source"] = plain_markdown(_strip_directives(
+                text, {"solution", "solution-start", "solution-end"}), bibliography)
             if not new["source"].strip():
                 continue
         cells.append(new)

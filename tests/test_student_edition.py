@@ -1,0 +1,75 @@
+"""The student edition (``python -m mlcore.homework assign``) reads as the lab copies do.
+
+For every chapter with exercises, the student edition's Markdown is the plain
+form of ``mlcore._notebook_text``: what a student sees before opening an
+answer (the text outside the closed ``<details>``) holds no raw MyST and no
+self-check key, every self-check's key is still there behind its "Answer",
+and the homework tool still reads the edition (``check`` finds every
+question by its label). No notebook is run: the editions are made in memory.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from mlcore._notebook_text import read_bibliography
+from mlcore.homework import parse_questions, student_edition
+from mlcore.homework._assign import check_student_edition
+from mlcore.homework._format import autograder_notebook
+from mlcore.homework._spec import build_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
+BIBLIOGRAPHY = read_bibliography(ROOT / "chapters" / "references.bib")
+
+DETAILS = re.compile(r"<details>.*?</details>", re.S)
+# MyST a notebook front end shows raw: a directive fence, a role, a target, a task box.
+RAW_MYST = re.compile(r"^\s*(`{3,}|:{3,})\{[\w:-]+\}|\{[\w:-]+\}`|^\([\w:.-]+\)=\s*$"
+                      r"|^\s*[-*] \[[xX ]\]", re.M)
+# A self-check's key as plain_markdown writes it: "**(b).**", then a verdict per option.
+KEY = re.compile(r"^\*\*\([a-z]\)(, \([a-z]\))*\.\*\*$|^- \([a-z]\) (Correct|Not quite)\.", re.M)
+SELF_CHECK = re.compile(r"^\s*(`{3,}|:{3,})\{self-check\}", re.M)
+
+
+def _markdown(nb) -> list[str]:
+    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in nb["cells"] if c["cell_type"] == "markdown"]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_a_student_edition_shows_no_raw_myst_and_no_key_before_an_answer(chapter):
+    nb = json.loads(chapter.read_text(encoding="utf-8"))
+    questions = parse_questions(nb)
+    if not questions:
+        pytest.skip(f"{chapter.name} has no exercises")
+    student = student_edition(nb, chapter.stem, BIBLIOGRAPHY)
+    cells = _markdown(student)
+    seen = "\n".join(DETAILS.sub("", text) for text in cells)     # before any answer is opened
+    raw = [m.group(0) for m in RAW_MYST.finditer("\n".join(cells))]
+    assert not raw, raw[:10]
+    assert not KEY.findall(seen), KEY.findall(seen)[:5]
+    # Every self-check of the chapter keeps its key, folded behind "Answer".
+    folded = [d for text in cells for d in DETAILS.findall(text) if "<summary>Answer</summary>" in d]
+    n_checks = sum(len(SELF_CHECK.findall(text)) for text in _markdown(nb))
+    assert n_checks > 0 and len(folded) == n_checks
+    assert all(KEY.search(d) for d in folded)
+    # The homework tool reads it as before: the same questions, statements and public tests.
+    assert [q.name for q in parse_questions(student)] == [q.name for q in questions]
+    spec = build_spec(autograder_notebook(nb, chapter.stem), chapter.stem)
+    assert check_student_edition(nb, student, spec, chapter.stem, BIBLIOGRAPHY) == []
+
+
+def test_the_statement_check_still_finds_a_missing_statement():
+    """The plain form must not make the statement check vacuous."""
+    chapter = next(p for p in CHAPTERS if parse_questions(json.loads(p.read_text(encoding="utf-8"))))
+    nb = json.loads(chapter.read_text(encoding="utf-8"))
+    student = student_edition(nb, chapter.stem, BIBLIOGRAPHY)
+    spec = build_spec(autograder_notebook(nb, chapter.stem), chapter.stem)
+    first = parse_questions(nb)[0].name
+    for cell in student["cells"]:
+        if f":label: {first}" in cell["source"]:
+            cell["source"] = cell["source"].split("> **Exercise")[0] + "> **Exercise.**"
+    problems = check_student_edition(nb, student, spec, chapter.stem, BIBLIOGRAPHY)
+    assert problems == [f"{first}: the exercise's statement is missing from the student edition"]
