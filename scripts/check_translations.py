@@ -17,6 +17,8 @@ For each message it reports, as ``file:line: problem``:
   emphases, math, code spans, roles and links as the English, no literal
   ``*`` or ``$`` left in the text (``**自助法，**`` beside Chinese is not
   bold), and one paragraph (Sphinx ignores a translation that is not);
+- a variant that locales/term_variants.txt replaces by the book's one word for
+  a term (蒙特卡洛 -> 蒙特卡罗);
 - a glossary term (chapters/glossary.md) whose English is in the message but
   whose Chinese is not in the translation, unless locales/glossary_exceptions.txt
   justifies it.
@@ -278,6 +280,38 @@ def markup_problems(msgid: str, msgstr: str) -> list[str]:
     return problems
 
 
+# --- one word per term ---------------------------------------------------------
+
+VARIANTS = ROOT / "locales" / "term_variants.txt"
+_variants_cache: dict = {}
+
+
+def term_variants(path: Path = VARIANTS) -> list[tuple[str, str, str]]:
+    """(variant, the book's word, reason) for each line of locales/term_variants.txt."""
+    if path not in _variants_cache:
+        rules = []
+        lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        for number, raw in enumerate(lines, 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            rule, _, reason = line.partition(" | ")
+            variant, arrow, word = rule.partition(" -> ")
+            if not (arrow and variant.strip() and word.strip() and reason.strip()):
+                sys.exit(f"{path}:{number}: write '变体 -> 用词 | reason' (a reason is "
+                         f"required); got {raw!r}")
+            rules.append((variant.strip(), word.strip(), reason.strip()))
+        _variants_cache[path] = rules
+    return _variants_cache[path]
+
+
+def variant_problems(chinese_prose: str, variants=None) -> list[str]:
+    """A word the catalogs once used for a term the book now writes one way."""
+    return [f"term: write {word}, not {variant} ({reason})"
+            for variant, word, reason in (term_variants() if variants is None else variants)
+            if variant in chinese_prose]
+
+
 # --- messages and files -----------------------------------------------------
 
 def message_problems(msgid: str, msgstr: str, glossary: GlossaryRule | None = None) -> list[str]:
@@ -292,6 +326,7 @@ def message_problems(msgid: str, msgstr: str, glossary: GlossaryRule | None = No
     if glossary is not None:
         problems += glossary.problems(source.prose, target.prose)
     problems += markup_problems(msgid, msgstr)
+    problems += variant_problems(target.prose)
     return problems
 
 
