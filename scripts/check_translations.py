@@ -14,6 +14,12 @@ For each message it reports, as ``file:line: problem``:
   target: ``{term}`交叉熵 <cross-entropy (交叉熵)>``` keeps ``cross-entropy
   (交叉熵)``) and link targets that the translation lost or added, compared as
   multisets;
+- markup as MyST's own parser (with the book's extensions) reads it: as many
+  emphases, math, code spans, roles and links as the English, no literal
+  ``*`` or ``$`` left in the text (``**自助法，**`` beside Chinese is not
+  bold), and one paragraph (Sphinx ignores a translation that is not);
+- a variant that locales/term_variants.txt replaces by the book's one word for
+  a term (蒙特卡洛 -> 蒙特卡罗);
 - a glossary term (chapters/glossary.md) whose English is in the message but
   whose Chinese is not in the translation, unless locales/glossary_exceptions.txt
   justifies it.
@@ -193,6 +199,120 @@ class GlossaryRule:
         return problems
 
 
+# --- markup, as MyST parses it ------------------------------------------------
+
+# Tokens whose number must not change: emphasis, and (cheap to count once the
+# message is parsed) math, code, roles, links and footnote marks.
+_COUNTED_TOKENS = {
+    "em_open": "emphasis (*…*)", "strong_open": "strong (**…**)",
+    "math_inline": "inline math", "math_inline_double": "math", "math_block": "display math",
+    "amsmath": "amsmath block", "code_inline": "inline code", "myst_role": "role",
+    "link_open": "link", "footnote_ref": "footnote mark",
+}
+# Characters that, left in the parsed text, show on the page as themselves.
+_LITERAL_MARKS = "*$"
+_md_parser = None
+
+
+def _myst_parser():
+    """MyST's own Markdown parser with the book's extensions (_config.yml), built once."""
+    global _md_parser
+    if _md_parser is None:
+        import yaml
+        from markdown_it.renderer import RendererHTML
+        from myst_parser.config.main import MdParserConfig
+        from myst_parser.parsers.mdit import create_md_parser
+
+        config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+        extensions = config.get("parse", {}).get("myst_enable_extensions", [])
+        _md_parser = create_md_parser(MdParserConfig(enable_extensions=set(extensions)),
+                                      RendererHTML)
+    return _md_parser
+
+
+def _markup(text: str) -> tuple[Counter, Counter, list[str]]:
+    """(counted tokens, literal '*'/'$' left in the text, block structure) of a message."""
+    tokens, marks, blocks = Counter(), Counter(), []
+
+    def walk(stream):
+        for token in stream:
+            if token.type in _COUNTED_TOKENS:
+                tokens[token.type] += 1
+            if token.type == "text":
+                marks.update(c for c in token.content if c in _LITERAL_MARKS)
+            if token.children:
+                walk(token.children)
+
+    stream = _myst_parser().parse(text)
+    blocks = [t.type for t in stream if t.level == 0 and not t.type.endswith("_close")]
+    walk(stream)
+    return tokens, marks, blocks
+
+
+def markup_problems(msgid: str, msgstr: str) -> list[str]:
+    """What MyST would render differently: emphasis whose asterisks show, lost or
+    extra math, code, roles or links, and a translation that is not one paragraph.
+
+    CommonMark recognises ``**`` next to a Chinese character only when its
+    other side is not punctuation (``这是**自助法，**的`` shows the asterisks):
+    the regular expressions above cannot see that, the parser can.
+    """
+    source, source_marks, _ = _markup(msgid)
+    target, target_marks, target_blocks = _markup(msgstr)
+    problems = []
+    for kind, name in _COUNTED_TOKENS.items():
+        if source[kind] != target[kind]:
+            problems.append(f"markup: {source[kind]} {name} in the English, "
+                            f"{target[kind]} as MyST parses the translation")
+    extra = target_marks - source_marks
+    if extra["*"]:
+        problems.append(f"markup: {extra['*']} literal '*' would show on the page (next to a "
+                        "Chinese character, '*' or '**' with punctuation on its other side is "
+                        "not emphasis: put the punctuation outside, **自助法**，)")
+    if extra["$"]:
+        problems.append(f"markup: {extra['$']} literal '$' would show on the page (unbalanced math)")
+    # Sphinx's Locale transform parses the translation alone and uses it only if
+    # it is one paragraph (a title: one heading); anything else leaves the
+    # English on the page or drops what follows the first block.
+    if target_blocks != ["paragraph_open"]:
+        problems.append(f"markup: MyST parses the translation as {' + '.join(target_blocks)}, "
+                        "not one paragraph (a line starting '1.', '1)', '-', '#' or '>' "
+                        "starts a block): Sphinx would not use it")
+    return problems
+
+
+# --- one word per term ---------------------------------------------------------
+
+VARIANTS = ROOT / "locales" / "term_variants.txt"
+_variants_cache: dict = {}
+
+
+def term_variants(path: Path = VARIANTS) -> list[tuple[str, str, str]]:
+    """(variant, the book's word, reason) for each line of locales/term_variants.txt."""
+    if path not in _variants_cache:
+        rules = []
+        lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        for number, raw in enumerate(lines, 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            rule, _, reason = line.partition(" | ")
+            variant, arrow, word = rule.partition(" -> ")
+            if not (arrow and variant.strip() and word.strip() and reason.strip()):
+                sys.exit(f"{path}:{number}: write '变体 -> 用词 | reason' (a reason is "
+                         f"required); got {raw!r}")
+            rules.append((variant.strip(), word.strip(), reason.strip()))
+        _variants_cache[path] = rules
+    return _variants_cache[path]
+
+
+def variant_problems(chinese_prose: str, variants=None) -> list[str]:
+    """A word the catalogs once used for a term the book now writes one way."""
+    return [f"term: write {word}, not {variant} ({reason})"
+            for variant, word, reason in (term_variants() if variants is None else variants)
+            if variant in chinese_prose]
+
+
 # --- messages and files -----------------------------------------------------
 
 def message_problems(msgid: str, msgstr: str, glossary: GlossaryRule | None = None, *,
@@ -212,6 +332,8 @@ def message_problems(msgid: str, msgstr: str, glossary: GlossaryRule | None = No
                         "say why in a '# verbatim: reason' comment above the entry)")
     if glossary is not None:
         problems += glossary.problems(source.prose, target.prose)
+    problems += markup_problems(msgid, msgstr)
+    problems += variant_problems(target.prose)
     return problems
 
 
