@@ -9,7 +9,7 @@
   every option's feedback go to "Answers to the self-checks" at the end of the
   chapter, so a reader can try before looking.
 
-Both run on the doctree the LaTeX builder assembles for the whole book, after
+All three run on the doctree the LaTeX builder assembles for the whole book, after
 the HTML build read the pages: nothing here changes what Sphinx caches.
 """
 
