@@ -421,6 +421,17 @@ class GlossaryAnchorsAndChineseEntries(SphinxTransform):
                     index["entries"] = entries
 
 
+def _reread_glossaries(app, env, added, changed, removed) -> list[str]:
+    # Sphinx 7.4 collects a page's index entries for the search page only while
+    # it writes that page, and IndexBuilder.load() does not restore those of the
+    # pages an incremental build leaves alone: the glossary's entries (and so
+    # every term's anchor in search hits) vanished whenever it was not
+    # re-read. It is one small page: read it on every build.
+    std = env.get_domain("std")
+    glossaries = {docname for (kind, _name), (docname, _id) in std.objects.items() if kind == "term"}
+    return sorted(glossaries - set(added) - set(changed) - set(removed))
+
+
 def _term_parts(text: str) -> tuple[str, list[str]]:
     """A glossary term's English words and its Chinese names (the parenthesis, its CJK runs).
 
@@ -456,5 +467,6 @@ def setup(app):
     app.add_js_file("site.js", priority=450)
     app.add_search_language(SearchEnglishWithCJK)
     app.add_transform(GlossaryAnchorsAndChineseEntries)
+    app.connect("env-get-outdated", _reread_glossaries)
     _image_alt_from_output_metadata()
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -91,12 +91,41 @@
         delete formula.dataset.scrollFocus;
       }
     });
+    // The edge covers of a scrolling formula take its ground's colour (site.css).
+    for (const formula of document.querySelectorAll("mjx-container[data-scroll-focus]")) {
+      const ground = groundOf(formula);
+      if (ground) formula.style.setProperty("--mlx-ground", ground);
+      else formula.style.removeProperty("--mlx-ground");
+    }
+  }
+  // The opaque colour seen behind an element: the translucent grounds of its
+  // ancestors (a theorem box's tint) composited over the first opaque one.
+  function groundOf(element) {
+    const layers = [];
+    for (let e = element.parentElement; e; e = e.parentElement) {
+      const parts = (getComputedStyle(e).backgroundColor.match(/[\d.]+/g) || []).map(Number);
+      if (parts.length < 3) continue;
+      const alpha = parts.length > 3 ? parts[3] : 1;
+      if (alpha === 0) continue;
+      layers.push([parts[0], parts[1], parts[2], alpha]);
+      if (alpha === 1) break;
+    }
+    if (!layers.length || layers[layers.length - 1][3] !== 1) return "";
+    let [r, g, b] = layers.pop();
+    while (layers.length) {
+      const [r1, g1, b1, a] = layers.pop();
+      r = r1 * a + r * (1 - a); g = g1 * a + g * (1 - a); b = b1 * a + b * (1 - a);
+    }
+    return `rgb(${Math.round(r)}, ${Math.round(g)}, ${Math.round(b)})`;
   }
   window.addEventListener("load", () => {
     const mathjax = window.MathJax;
     if (mathjax && mathjax.startup && mathjax.startup.promise) {
       mathjax.startup.promise.then(focusScrollableFormulas);
       window.addEventListener("resize", focusScrollableFormulas);
+      // A switch of light/dark mode changes the grounds.
+      new MutationObserver(() => focusScrollableFormulas())
+        .observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme"]});
     }
   });
 })();
