@@ -207,10 +207,15 @@ def _pdf_button(app, pagename, templatename, context, doctree) -> None:
     """A header button that downloads the whole book as a PDF (copied in by ``tasks.py pdf``)."""
     if "header_buttons" not in context:  # another theme
         return
+    url, tooltip = context["pathto"](pdf_name(app.config), 1), "Download the whole book as a PDF"
+    if (app.config.language or "en").startswith("zh"):
+        # The Chinese site lives in zh_CN/ beside the English one; the PDF
+        # (English: it is printed from the English source) sits at the root.
+        url, tooltip = "../" + url, "下载全书PDF（英文版）"
     context["header_buttons"].append({
         "type": "link",
-        "url": context["pathto"](pdf_name(app.config), 1),
-        "tooltip": "Download the whole book as a PDF",
+        "url": url,
+        "tooltip": tooltip,
         "icon": "fas fa-book",
         "label": "download-book-pdf-button",
     })

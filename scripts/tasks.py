@@ -315,7 +315,15 @@ def cmd_book(argv: list[str]) -> None:
     if "--no-solutions" in argv:
         build_student_book(ensure_venv(), fresh="--fresh" in argv)
     else:
-        build_editions(ensure_venv(), fresh="--fresh" in argv, languages=_languages(argv))
+        python = ensure_venv()
+        build_editions(python, fresh="--fresh" in argv, languages=_languages(argv))
+        # The header's PDF button points at the printed book: build it too
+        # where TeX Live is installed (never installed from here: 600 MB).
+        if not missing_tex_packages():
+            build_pdf(python)
+        else:
+            print("The header's PDF button needs the printed book: install TeX Live and run "
+                  "`python scripts/tasks.py pdf` (it names the packages).", flush=True)
 
 
 def _languages(argv: list[str]) -> tuple[str, ...]:
