@@ -30,6 +30,8 @@ _LEADING_VERDICT = re.compile(r"^(?:Yes|No|Right|Wrong):\s*")
 # The verdict shown before an option's feedback (right, wrong), per language
 # of the build (conf.py's `language`); two words do not need a catalog.
 _VERDICTS = {"en": ("Correct.", "Not quite."), "zh_CN": ("正确。", "不对。")}
+# The heading of the printed answer section, likewise.
+_ANSWERS_HEADING = {"en": "Answers to the self-checks", "zh_CN": "自测题答案"}
 _OPTION = re.compile(r"^\s*[-*]\s+\[(?P<mark>[ xX])\]\s+(?P<text>.+?)(?:\s+~\s+(?P<feedback>.+))?\s*$")
 
 
@@ -118,7 +120,8 @@ def _answer_section(app, doctree, docname) -> None:
                 item += [text, feedback]
         answers += item
     box = nodes.container(classes=["self-check-answers"])
-    box += nodes.rubric("", "Answers to the self-checks")
+    language = app.config.language or "en"
+    box += nodes.rubric("", _ANSWERS_HEADING.get(language, _ANSWERS_HEADING["en"]))
     box += answers
     sections = list(doctree.findall(nodes.section))
     (sections[0] if sections else doctree).append(box)
