@@ -412,8 +412,16 @@ class GlossaryAnchorsAndChineseEntries(SphinxTransform):
                     used.add(new)
                     term["ids"][0] = new
                     self.document.ids[new] = self.document.ids.pop(old, term)
-                    std.objects["term", text] = (self.env.docname, new)
-                    std._terms[text.lower()] = (self.env.docname, new)
+                    # Re-point every record of the old anchor: the glossary directive
+                    # recorded the term's source text, which smartquotes has since
+                    # changed ("Radon's" -> "Radon’s"), so a lookup by `text`
+                    # alone left {term} references on the old, vanished anchor.
+                    place, moved = (self.env.docname, old), (self.env.docname, new)
+                    for table in (std.objects, std._terms):
+                        for key in [k for k, v in table.items() if v == place]:
+                            table[key] = moved
+                    std.objects["term", text] = moved
+                    std._terms[text.lower()] = moved
                 for index in term.findall(addnodes.index):
                     entries = [(kind, value, new if target == old else target, main, key)
                                for kind, value, target, main, key in index["entries"]]
