@@ -171,8 +171,13 @@ def solution_lines() -> dict[str, list[str]]:
             lines = {line.strip() for line in "".join(cell["source"]).splitlines()}
             is_solution = "solution" in cell.get("metadata", {}).get("tags", [])
             (solution if is_solution and cell["cell_type"] == "code" else other).update(lines)
+        # Compared squeezed and as substrings (as the PDF's text is searched), so a
+        # line that is part of another cell's line ("score = cross_val_score(" in
+        # "cv_score = cross_val_score(") is not the solution's own.
+        others = _squeeze("\n".join(other))
         distinctive = sorted(line for line in solution - other if 20 <= len(line) <= 60
-                             and "SOLUTION" not in line and not line.startswith("#"))
+                             and "SOLUTION" not in line and not line.startswith("#")
+                             and _squeeze(line) not in others)
         if distinctive:
             result[notebook.stem] = distinctive
     return result
