@@ -87,19 +87,9 @@ def cmd_grade(args) -> int:
         print(f"skipped {name!r}: {reason}", file=sys.stderr)
     if not files and not refused:
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
-    owners = {}
-    if args.roster:
-        from ._roster import check_roster, latest_per_student
-        files, owners, superseded, notes = latest_per_student(folder, files,
-                                                              check_roster(args.roster))
-        for name, reason in superseded:
-            print(f"skipped {name!r}: {reason}", file=sys.stderr)
-        for note in notes:
-            print(f"warning: {note}", file=sys.stderr)
-    deadline = None
-    if args.deadline:
-        from ._roster import check_deadline, is_late
-        deadline = check_deadline(args.deadline)
+    from ._class import ClassOptions
+    klass = ClassOptions(args, folder, out)     # roster, deadline, late policy: checked now
+    files = klass.select(files)
     if args.update:
         files = select_changed(files, out, args.only)
         if args.only:
@@ -140,11 +130,7 @@ def cmd_grade(args) -> int:
     finally:
         shutil.rmtree(reference, ignore_errors=True)
     graded.sort(key=lambda g: g.file)
-    for g in graded:
-        if args.roster:
-            g.student = owners.get(g.file, "")
-        if deadline is not None:
-            g.late = "yes" if is_late(folder, g.file, deadline) else "no"
+    klass.annotate(graded)
     # Outputs are written only now, when every run has ended, without following links.
     if args.update:
         write_updated(out, spec, graded, files)
@@ -157,12 +143,16 @@ def cmd_grade(args) -> int:
     write_feedback(feedback, spec, graded)
     if args.manual_scores:
         _merge(out, args.manual_scores, spec, None, merge_manual_scores)
+    missing = klass.finish(spec, feedback)
     if args.gradebook:
         _gradebook(args, out, graded)
     from ._summary import write_summary
     summary = out.with_name(f"{out.stem}_summary.md")
     check_output_paths(summary, summary.with_suffix(".png"))
     for line in write_summary(summary, spec, graded):
+        print(line)
+    from ._class import note_missing
+    for line in note_missing(summary, missing):
         print(line)
     journal_path(out).unlink(missing_ok=True)
     print(f"Graded {len(graded)} submissions in {time.perf_counter() - start:.0f} s: "
@@ -198,24 +188,9 @@ def _reference(args, spec, hide) -> Path:
 
 def _gradebook(args, out, graded) -> None:
     """Fill the teacher's Canvas or Moodle export with the totals of grades.csv."""
-    import csv
-    from ._gradebook import fill_gradebook
-    with open(out, newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    if not rows or "student" not in rows[0]:
-        raise ValueError("--gradebook needs a 'student' column in grades.csv: grade with "
-                         "--roster (its (?P<id>...) group is the LMS user id).")
-    totals = {r["student"]: float(r["total"]) for r in rows if r["student"]}
-    target = out.with_name(f"{Path(args.gradebook).stem}_filled.csv")
-    filled, unmatched, ungraded = fill_gradebook(args.gradebook, args.gradebook_column,
-                                                 totals, target)
-    print(f"Filled {filled} rows of {target} ({args.gradebook_column})")
-    if unmatched:
-        print(f"warning: graded students not in the gradebook: {', '.join(unmatched)}",
-              file=sys.stderr)
-    if ungraded:
-        print(f"warning: gradebook rows with no graded submission: {', '.join(ungraded)}",
-              file=sys.stderr)
+    from ._gradebook import fill_from_grades
+    for line in fill_from_grades(out, args.gradebook, args.gradebook_column):
+        print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
 
 
 def _merge(grades, manual, spec, out, merge):
@@ -229,8 +204,13 @@ def _merge(grades, manual, spec, out, merge):
 
 def cmd_merge(args) -> int:
     from . import load_spec, merge_manual_scores
-    _merge(args.grades, args.manual, load_spec(args.autograder), args.out, merge_manual_scores)
+    spec = load_spec(args.autograder)
+    if bool(args.gradebook) != bool(args.gradebook_column):
+        raise ValueError("--gradebook and --gradebook-column go together.")
+    _merge(args.grades, args.manual, spec, args.out, merge_manual_scores)
     print(f"Merged {args.manual} into {args.out or args.grades}")
+    from ._class import merge_followups
+    merge_followups(args, spec)
     return 0
 
 
@@ -260,6 +240,34 @@ def cmd_check(args) -> int:
                   "teacher grades, tests you cannot see decide part of the points.")
     coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
     return 0 if graded.status == "ok" and abs(graded.total - coded) < 1e-9 else 1
+
+
+def _add_class_options(parser):
+    parser.add_argument("--roster-file", metavar="CSV",
+                        help="enrolment list (id,name; or the Canvas gradebook export or "
+                             "Moodle grading worksheet): each student with no file gets a "
+                             "'missing' row with 0 points (needs --roster)")
+    parser.add_argument("--late-policy", metavar="POLICY",
+                        help="e.g. '10%%/day cap=50%% grace=15min': percent of the score "
+                             "deducted per started day (or hour) late, in the columns "
+                             "late_penalty_pct, late_penalty and final (needs --deadline)")
+    parser.add_argument("--extensions", metavar="CSV",
+                        help="columns id,deadline: a student's own deadline (ISO 8601)")
+    parser.add_argument("--submission-times", metavar="CSV",
+                        help="the LMS's submission times: Moodle's grading worksheet, or "
+                             "columns id,submitted (ISO 8601); default: file times")
+
+
+def _add_merge_options(parser):
+    parser.add_argument("--feedback", metavar="DIR",
+                        help="the feedback folder grade wrote (default: next to GRADES, "
+                             "<GRADES stem>_feedback): manual scores and <question>_comment "
+                             "columns are written into each student's file")
+    parser.add_argument("--gradebook", metavar="FILE",
+                        help="refill this Canvas or Moodle export with the merged totals "
+                             "(as grade --gradebook)")
+    parser.add_argument("--gradebook-column", metavar="COLUMN",
+                        help="the gradebook's column of this assignment")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -313,6 +321,7 @@ def parser() -> argparse.ArgumentParser:
                    help="the gradebook's column of this assignment, e.g. 'Homework 1 (123)'")
     p.add_argument("--force", action="store_true",
                    help="overwrite an --out that holds merged manual scores (a .bak is kept)")
+    _add_class_options(p)
     _add_limits(p, 180)
     p.set_defaults(run=cmd_grade)
 
@@ -321,6 +330,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("grades", help="grades.csv written by grade")
     p.add_argument("manual", help="CSV with a 'file' column and one column per manual question")
     p.add_argument("--out", help="write here instead of overwriting GRADES")
+    _add_merge_options(p)
     p.set_defaults(run=cmd_merge)
 
     p = sub.add_parser("check", help="run your notebook with its public tests (students)")

@@ -8,7 +8,13 @@ column filled, as ``<FILE stem>_filled.csv`` next to grades.csv, ready to
 import. The student's id is matched against, for Canvas, the columns ``ID``
 (the number in Canvas's submission file names), ``SIS User ID`` and
 ``SIS Login ID``; for Moodle, ``ID number``, ``Email address`` and
-``Username``. Canvas's ``Points Possible`` row is kept as it is.
+``Username``; for Moodle's grading worksheet (Assignment, View all
+submissions, "Download grading worksheet", uploaded back with "Upload
+grading worksheet"), ``Identifier`` ("Participant 12345", the number in
+Moodle's submission file names). Canvas's ``Points Possible`` row is kept
+as it is. Each student gets the ``final`` column of grades.csv when it has
+one (after a late penalty), else ``total``; an enrolled student with no
+submission (a ``missing`` row, from ``--roster-file``) gets 0.
 """
 
 from __future__ import annotations
@@ -17,20 +23,30 @@ import csv
 import io
 from pathlib import Path
 
-__all__ = ["fill_gradebook"]
+__all__ = ["fill_gradebook", "fill_from_grades"]
 
 KEYS = {"canvas": ("ID", "SIS User ID", "SIS Login ID"),
-        "moodle": ("ID number", "Email address", "Username")}
+        "moodle": ("ID number", "Email address", "Username"),
+        "worksheet": ("Identifier",)}
 
 
 def _kind(header) -> str:
     if "Student" in header and "ID" in header and "SIS User ID" in header:
         return "canvas"
+    if "Identifier" in header and "Full name" in header:
+        return "worksheet"
     if "Email address" in header or "ID number" in header:
         return "moodle"
     raise ValueError(f"--gradebook has columns {header[:8]}; expected a Canvas export "
                      "(Student, ID, SIS User ID, ...) or a Moodle export (First name, Last "
                      "name, ID number, ..., Email address, ...).")
+
+
+def _key(text: str, kind: str) -> str:
+    if kind == "worksheet":
+        from ._roster import participant
+        text = participant(text)
+    return text.strip().lower()
 
 
 def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
@@ -55,8 +71,8 @@ def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
         if kind == "canvas" and row and row[0].strip().startswith("Points Possible"):
             continue
         row += [""] * (len(header) - len(row))
-        found = next((row[k].strip().lower() for k in keys
-                      if row[k].strip().lower() in wanted), None)
+        found = next((_key(row[k], kind) for k in keys if _key(row[k], kind) in wanted),
+                     None)
         if found is None:
             ungraded.append(row[0])
             continue
@@ -67,3 +83,33 @@ def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
     csv.writer(buffer, lineterminator="\r\n" if "\r\n" in text else "\n").writerows(rows)
     _write_nofollow(Path(out), buffer.getvalue())
     return filled, sorted(set(wanted) - seen), ungraded
+
+
+def fill_from_grades(grades, gradebook, column: str, out=None) -> list:
+    """Fill ``gradebook`` from grades.csv; return the lines to print (warnings first).
+
+    Writes ``<gradebook stem>_filled.csv`` next to ``grades`` unless ``out``
+    is given. Uses ``final`` when grades.csv has it (late penalty), else
+    ``total``.
+    """
+    from ._report import _read_csv
+    grades = Path(grades)
+    header, rows = _read_csv(grades, "grades_csv")
+    if "student" not in header:
+        raise ValueError("--gradebook needs a 'student' column in grades.csv: grade with "
+                         "--roster (its (?P<id>...) group is the LMS user id).")
+    score = "final" if "final" in header else "total"
+    totals = {r["student"]: float(r[score] or 0) for r in rows if r["student"]}
+    target = Path(out) if out else grades.with_name(f"{Path(gradebook).stem}_filled.csv")
+    filled, unmatched, ungraded = fill_gradebook(gradebook, column, totals, target)
+    absent = sum(r.get("status") == "missing" and bool(r["student"]) for r in rows)
+    lines = [f"Filled {filled} rows of {target} ({column}, from grades.csv's '{score}')"
+             + (f"; {absent} enrolled student(s) with no submission get 0" if absent
+                else "")]
+    if unmatched:
+        lines.append("warning: graded students not in the gradebook: "
+                     + ", ".join(unmatched))
+    if ungraded:
+        lines.append("warning: gradebook rows with no graded submission (left empty; "
+                     "give --roster-file to fill them with 0): " + ", ".join(ungraded))
+    return lines

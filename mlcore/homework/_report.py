@@ -258,6 +258,8 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
     manual_csv : path-like
         Columns ``file`` and one or more manual questions' names; a score
         per cell, between 0 and the question's points (empty: not graded).
+        A column ``<question>_comment`` is allowed; ``merge`` writes it into
+        the feedback (``_class.refresh_feedback``).
         A UTF-8 byte-order mark (Excel's "CSV UTF-8") is accepted.
     spec : dict
         The chapter's autograder specification (for the points).
@@ -281,7 +283,7 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
     if "file" not in columns:
         raise ValueError(f"manual_csv={str(manual_csv)!r} needs a 'file' column naming each "
                          f"submission, got columns {columns}.")
-    unknown = [c for c in columns if c != "file" and c not in manual]
+    unknown = [c for c in columns if c != "file" and c.removesuffix("_comment") not in manual]
     if unknown:
         raise ValueError(f"manual_csv={str(manual_csv)!r} has columns {unknown} that are not "
                          f"pen-and-paper questions of chapter {spec['chapter']}; those are: "
@@ -301,7 +303,7 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
             problems.append(f"line {line}: file {file!r} is not in {grades_csv}.")
             continue
         for name in columns:
-            if name == "file":
+            if name not in manual:        # "file", or a comment (see _class.read_comments)
                 continue
             text = (entry.get(name) or "").strip()
             if not text:
@@ -318,7 +320,8 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
     if problems:
         raise ValueError(f"manual_csv={str(manual_csv)!r} has {len(problems)} problem(s); "
                          "nothing was merged:\n  " + "\n  ".join(problems))
-    missing = [row["file"] for row in rows if row["file"] not in seen]
+    missing = [row["file"] for row in rows
+               if row["file"] not in seen and row.get("status") != "missing"]
     if missing and manual:
         warnings.warn(f"no manual scores for {len(missing)} student(s) of {grades_csv}: "
                       f"{', '.join(missing)}; their total counts autograded points only.",

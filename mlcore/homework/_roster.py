@@ -1,30 +1,52 @@
-"""Students behind the files: ``--roster`` (file-name pattern) and ``--deadline`` (``late``).
+"""Students behind the files: ``--roster`` (file-name pattern) and ``--roster-file``.
 
-``--roster`` is a regular expression with a named group ``student`` matched
-against each file name (for Canvas's "Download submissions",
-``(?P<student>[^_]+)_(?:LATE_)?(?P<id>\\d+)_\\d+_.*``; a group ``id``, if
-present, names the student instead). Only each student's latest file (by
-modification time, then name) is graded; the older ones are listed as
-skipped. grades.csv gets a ``student`` column. ``--deadline`` (ISO 8601, e.g.
-``2026-12-01T23:59``, local time unless it gives an offset) adds a ``late``
-column: ``yes`` when the file was modified after it, or when its name holds
-Canvas's ``LATE`` marker.
+``--roster`` is a regular expression matched against each file name, with a
+named group ``student`` (or ``id``, which then names the student). Two more
+groups are read when the pattern has them:
+
+- ``order``: a number that orders one student's files (Canvas puts the
+  submission's attachment id in the name; a resubmission gets a larger
+  one). A student's file with the largest ``order`` is graded; without this
+  group, the latest by modification time on this disk (then by name).
+- ``late``: the LMS's own late marker (Canvas's ``LATE_``): the file is late
+  when the group matched, on time when it did not, whatever its time on
+  this disk (see ``_late.py``).
+
+For Canvas's "Download submissions" (``studentname_LATE_userid_id_file``)::
+
+    (?P<student>[^_]+)_(?P<late>LATE_)?(?P<id>\\d+)_(?P<order>\\d+)_.*
+
+For Moodle's "Download all submissions" without folders
+(``Full Name_12345_assignsubmission_file_file``)::
+
+    (?P<student>[^_]+)_(?P<id>\\d+)_assignsubmission_file_.*
+
+The older files of a student are listed as skipped. ``--roster-file`` is the
+enrolment list (:func:`read_enrolment`): every student on it with no file
+gets a row with status ``missing`` and 0 points.
 
 Examples
 --------
->>> pattern = check_roster(r"(?P<student>[a-z]+)_v\\d+\\.ipynb")
+>>> pattern = check_roster(r"(?P<student>[a-z]+)_v(?P<order>\\d+)\\.ipynb")
 >>> student_of("alice_v2.ipynb", pattern)
 'alice'
+>>> latest_per_student(".", [("alice_v10.ipynb", b""), ("alice_v9.ipynb", b"")],
+...                    pattern)[0]
+[('alice_v10.ipynb', b'')]
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
-from datetime import datetime
 from pathlib import Path
 
-__all__ = ["check_roster", "student_of", "latest_per_student", "check_deadline", "is_late"]
+__all__ = ["check_roster", "student_of", "latest_per_student", "read_enrolment",
+           "missing_students", "MISSING"]
+
+MISSING = "missing"
 
 
 def check_roster(pattern: str):
@@ -32,10 +54,12 @@ def check_roster(pattern: str):
     try:
         compiled = re.compile(pattern)
     except re.error as error:
-        raise ValueError(f"--roster {pattern!r} is not a regular expression: {error}.") from None
+        raise ValueError(f"--roster {pattern!r} is not a regular expression: "
+                         f"{error}.") from None
     if not {"student", "id"} & set(compiled.groupindex):
         raise ValueError(f"--roster {pattern!r} needs a named group (?P<student>...) or "
-                         "(?P<id>...) that matches the student's name or id in a file name.")
+                         "(?P<id>...) that matches the student's name or id in a file "
+                         "name.")
     return compiled
 
 
@@ -48,46 +72,118 @@ def student_of(name: str, pattern) -> str | None:
     return groups.get("id") or groups.get("student")
 
 
+def late_marker(name: str, pattern):
+    """True/False from the pattern's ``late`` group; None if it has none (or no match)."""
+    if "late" not in pattern.groupindex:
+        return None
+    match = pattern.fullmatch(name)
+    return None if match is None else bool(match.group("late"))
+
+
+def _mtime(folder, name: str) -> float:
+    try:
+        return os.lstat(Path(folder) / name).st_mtime
+    except OSError:
+        return 0.0
+
+
 def latest_per_student(folder, files, pattern):
-    """Keep each student's latest file; return ``(files, {file: student}, skipped, notes)``."""
+    """Keep each student's latest file; return ``(files, {file: student}, skipped, notes)``.
+
+    The latest is the one with the largest ``order`` group when the pattern
+    has one (a file where it did not match counts as the oldest), otherwise
+    the one modified last on this disk; ties go to the name.
+    """
+    ordered = "order" in pattern.groupindex
     owners, by_student, skipped, notes = {}, {}, [], []
     for name, data in files:
+        match = pattern.fullmatch(name)
         student = student_of(name, pattern)
         owners[name] = student or ""
         if student is None:
             notes.append(f"{name!r} does not match --roster: graded with no student")
-            by_student[("", name)] = [(0, name, data)]
+            by_student[("", name)] = [((0,), name, data)]
             continue
-        try:
-            mtime = os.lstat(Path(folder) / name).st_mtime
-        except OSError:
-            mtime = 0
-        by_student.setdefault(student, []).append((mtime, name, data))
+        if ordered:
+            order = match.group("order")
+            key = (int(order) if order else -1, _mtime(folder, name))
+        else:
+            key = (_mtime(folder, name),)
+        by_student.setdefault(student, []).append((key, name, data))
+    why = "larger submission number" if ordered else "later"
     kept = []
-    for student, entries in by_student.items():
+    for entries in by_student.values():
         entries.sort(key=lambda e: (e[0], e[1]))
         kept.append((entries[-1][1], entries[-1][2]))
         for _, old, _ in entries[:-1]:
-            skipped.append((old, f"superseded by {entries[-1][1]} (same student, later)"))
+            skipped.append((old, f"superseded by {entries[-1][1]} (same student, {why})"))
     kept.sort()
     return kept, owners, skipped, notes
 
 
-def check_deadline(text: str) -> datetime:
+def _read_table(path, option: str):
     try:
-        deadline = datetime.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"--deadline {text!r} is not an ISO 8601 date and time such as "
-                         "2026-12-01T23:59.") from None
-    return deadline if deadline.tzinfo else deadline.astimezone()
+        text = Path(path).read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{option} {str(path)!r} is not UTF-8 text; save it as "
+                         "'CSV UTF-8'.") from None
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    if not rows:
+        raise ValueError(f"{option} {str(path)!r} is empty.")
+    return [h.strip() for h in rows[0]], rows[1:]
 
 
-def is_late(folder, name: str, deadline: datetime) -> bool:
-    """After the deadline by modification time, or marked LATE in its name (Canvas)."""
-    if re.search(r"(^|_)LATE(_|$)", name):
-        return True
-    try:
-        mtime = os.lstat(Path(folder) / name).st_mtime
-    except OSError:
-        return False
-    return mtime > deadline.timestamp()
+def participant(identifier: str) -> str:
+    """Moodle's worksheet ``Identifier`` ("Participant 12345") as the id in file names."""
+    return re.sub(r"^\s*Participant\s+", "", identifier or "").strip()
+
+
+def read_enrolment(path) -> dict:
+    """``{student id: name}`` of an enrolment list, in its order.
+
+    Accepted, by their columns: a plain CSV with ``id`` (or ``student``) and
+    an optional ``name``; Canvas's gradebook export (``Student``, ``ID``: the
+    user id of its file names; the ``Points Possible`` row and the
+    ``Test Student`` are left out); Moodle's grading worksheet
+    (``Identifier``, "Participant 12345": the id of its file names, and
+    ``Full name``).
+    """
+    header, rows = _read_table(path, "--roster-file")
+    lower = [h.lower() for h in header]
+    if "Identifier" in header and "Full name" in header:
+        key, name, kind = header.index("Identifier"), header.index("Full name"), "moodle"
+    elif "Student" in header and "ID" in header:
+        key, name, kind = header.index("ID"), header.index("Student"), "canvas"
+    elif "id" in lower or "student" in lower:
+        key = lower.index("id") if "id" in lower else lower.index("student")
+        name, kind = (lower.index("name") if "name" in lower else None), "plain"
+    else:
+        raise ValueError(f"--roster-file {str(path)!r} has columns {header[:8]}; expected "
+                         "'id' (or 'student') and 'name', a Canvas gradebook export "
+                         "(Student, ID, ...) or a Moodle grading worksheet (Identifier, "
+                         "Full name, ...).")
+    students = {}
+    for line, row in enumerate(rows, start=2):
+        row = row + [""] * (len(header) - len(row))
+        label = row[name].strip() if name is not None else ""
+        if kind == "canvas" and (label.startswith("Points Possible")
+                                 or label == "Test Student"):
+            continue
+        ident = participant(row[key]) if kind == "moodle" else row[key].strip()
+        if not ident:
+            if any(cell.strip() for cell in row):
+                raise ValueError(f"--roster-file {str(path)!r}, line {line}: no student "
+                                 f"id in column {header[key]!r}.")
+            continue
+        if ident in students:
+            raise ValueError(f"--roster-file {str(path)!r}, line {line}: student id "
+                             f"{ident!r} is listed twice.")
+        students[ident] = label
+    return students
+
+
+def missing_students(enrolled: dict, rows) -> list:
+    """``(id, name)`` of the enrolled students with no row but a ``missing`` one."""
+    present = {(r.get("student") or "").strip() for r in rows
+               if r.get("status") != MISSING}
+    return [(ident, name) for ident, name in enrolled.items() if ident not in present]
