@@ -323,3 +323,54 @@ def test_merge_recomputes_the_late_penalty_from_the_new_total(tmp_path, spec):
     row = _rows(grades)["a.ipynb"]
     assert (row["late_penalty"], row["final"]) == ("1.2", "4.8")
 
+
+# ------------------------------------------------------------- end to end
+
+
+def test_grade_with_the_class_options_end_to_end(tmp_path, capsys):
+    from mlcore.homework import assign
+    from mlcore.homework._sandbox import Limits
+    item = assign([FIXTURE], tmp_path / "hw", verify=False, limits=Limits(timeout=60))[0]
+    folder = tmp_path / "canvas"
+    folder.mkdir()
+    solution = item.autograder / f"{item.chapter}.ipynb"
+    nb = json.loads(solution.read_text(encoding="utf-8"))
+    nb["cells"].append({"cell_type": "code", "id": "big", "metadata": {}, "outputs": [],
+                        "execution_count": None,
+                        "source": "print('x' * 300_000)\nprint(sigmoid(0.0))"})
+    (folder / "smithalice_LATE_101_7_hw.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    shutil.copy(item.student, folder / "smithalice_101_3_hw.ipynb")
+    grades = tmp_path / "grades.csv"
+    export = GRADEBOOKS / "canvas_export.csv"
+    (tmp_path / "ext.csv").write_text("id,deadline\n", encoding="utf-8")
+    (tmp_path / "times.csv").write_text("id,submitted\n101,2024-01-02T12:00+00:00\n",
+                                        encoding="utf-8")
+    assert cli(["grade", str(item.autograder), str(folder), "--out", str(grades),
+                "--timeout", "60", "--roster", CANVAS, "--roster-file", str(export),
+                "--deadline", "2024-01-01T00:00+00:00", "--late-policy", "10%/day",
+                "--submission-times", str(tmp_path / "times.csv"),
+                "--extensions", str(tmp_path / "ext.csv"),
+                "--gradebook", str(export), "--gradebook-column", "Homework 1 (5501)",
+                "--keep-executed", str(tmp_path / "executed")]) == 0
+    out, err = capsys.readouterr()
+    assert "superseded by smithalice_LATE_101_7_hw.ipynb (same student, larger " \
+           "submission number)" in err
+    assert "Missing: 2 enrolled student(s) handed in nothing" in out
+    rows = _rows(grades)
+    alice = rows["smithalice_LATE_101_7_hw.ipynb"]
+    assert (alice["total"], alice["late"], alice["late_penalty_pct"], alice["final"]) == (
+        "5", "yes", "20", "4")
+    assert [r["status"] for r in rows.values()] == ["ok", "missing", "missing"]
+    filled = list(csv.reader((tmp_path / "canvas_export_filled.csv").open(encoding="utf-8")))
+    assert [r[5] for r in filled[2:]] == ["4", "0", "0"]
+    kept = json.loads((tmp_path / "executed" / "smithalice_LATE_101_7_hw.ipynb").read_text(
+        encoding="utf-8"))
+    big = kept["cells"][-1]                   # the appended cell, capped
+    text = "".join("".join(o.get("text", "")) for o in big["outputs"])
+    assert "300_000" in "".join(big["source"]) and text.startswith("x" * 1000)
+    assert "0.5\n" not in text and "[mlcore: outputs cut at 100 kB per cell]" in text
+    assert len(json.dumps(big["outputs"])) < 101_000
+    small = "".join("".join(o.get("text", "")) for c in kept["cells"][:-1]
+                    for o in c["outputs"])
+    assert "[0.531 0.467 0.655 0.526 0.369]" in small       # use-sigmoid's print, whole
+    assert all(c["metadata"]["homework"]["cell"] >= 1 for c in kept["cells"])

@@ -107,6 +107,7 @@ def cmd_grade(args) -> int:
         [args.extra_tests] if args.extra_tests else [])
     if args.manual_scores:
         hide.append(args.manual_scores)
+    kept = klass.private_executed(hide)          # --keep-executed: None without it
     start, done, count = time.perf_counter(), [], len(files) + len(refused)
 
     def progress(graded):
@@ -126,7 +127,8 @@ def cmd_grade(args) -> int:
         with adopt_orphans():
             graded += grade_submissions(spec, files, _limits(args), jobs=args.jobs,
                                         hide=[Path(h).absolute() for h in hide],
-                                        progress=progress, reference=reference)
+                                        progress=progress, reference=reference,
+                                        keep_executed=kept)
     finally:
         shutil.rmtree(reference, ignore_errors=True)
     graded.sort(key=lambda g: g.file)
@@ -143,7 +145,7 @@ def cmd_grade(args) -> int:
     write_feedback(feedback, spec, graded)
     if args.manual_scores:
         _merge(out, args.manual_scores, spec, None, merge_manual_scores)
-    missing = klass.finish(spec, feedback)
+    missing = klass.finish(spec, feedback, kept)
     if args.gradebook:
         _gradebook(args, out, graded)
     from ._summary import write_summary
@@ -256,6 +258,9 @@ def _add_class_options(parser):
     parser.add_argument("--submission-times", metavar="CSV",
                         help="the LMS's submission times: Moodle's grading worksheet, or "
                              "columns id,submitted (ISO 8601); default: file times")
+    parser.add_argument("--keep-executed", metavar="DIR",
+                        help="keep each notebook as it ran, with its outputs (at most "
+                             "100 kB per cell), as DIR/<file>, for appeals")
 
 
 def _add_merge_options(parser):

@@ -82,7 +82,10 @@ class ClassOptions:
                 raise ValueError(f"{self.out} has late penalties: give the same "
                                  "--late-policy (and --extensions) again with --update, "
                                  "so the regraded rows get theirs.")
-        self.manual = get("manual_scores")
+        self.manual, self.executed = get("manual_scores"), get("keep_executed")
+        if self.executed:
+            from ._report import check_output_paths
+            check_output_paths(self.executed)
         self.owners, self.late = {}, {}
 
     def select(self, files):
@@ -138,8 +141,23 @@ class ClassOptions:
                   "copy kept the times (unzip does, cp without -p does not): "
                   + ", ".join(based_on_disk[:5]) + (" ..." if len(based_on_disk) > 5 else ""))
 
-    def finish(self, spec, feedback) -> list:
-        """Add the missing students' rows and the penalties to grades.csv; return missing."""
+    def private_executed(self, hide: list):
+        """With ``--keep-executed``: a private folder for the runs' notebooks, hidden."""
+        if not self.executed:
+            return None
+        import tempfile
+        folder = Path(tempfile.mkdtemp(prefix="mlcore-executed-"))
+        hide += [folder, Path(self.executed)]    # no run sees another's notebook
+        return folder
+
+    def finish(self, spec, feedback, kept=None) -> list:
+        """Add the missing students' rows and the penalties to grades.csv; return missing.
+
+        Also moves the executed notebooks from ``kept`` to ``--keep-executed``.
+        """
+        if kept is not None:
+            count = publish_executed(kept, self.executed)
+            print(f"Kept {count} executed notebook(s) in {self.executed}/")
         header, rows = _read(self.out)
         handed_in = {r.get("student") for r in rows if r.get("status") != MISSING}
         # a student listed as missing by an earlier run who has handed in since
@@ -347,3 +365,44 @@ def note_missing(summary, missing) -> list:
     _write_nofollow(path, "\n".join(lines) + "\n")
     return [line]
 
+
+def keep_executed(source: Path, folder: Path, name: str, cells) -> bool:
+    """Copy a run's executed notebook into the grader's private ``folder``.
+
+    The submission's code could reach ``source``, so it is read without
+    following a link and at most ``MAX_BYTES``, must be a notebook, and each
+    cell's outputs are capped again; each cell records its number in the
+    submission (``metadata.homework.cell``). Returns whether it was kept.
+    """
+    import json
+
+    from ._grade import MAX_BYTES
+    from ._report import _read_nofollow, _write_nofollow
+    from ._worker import capped
+    data, _ = _read_nofollow(Path(source))
+    if data is None or len(data) > MAX_BYTES:
+        return False
+    try:
+        nb = json.loads(data.decode("utf-8"))
+        for cell, number in zip(nb["cells"], cells):
+            cell["outputs"] = capped(list(cell.get("outputs") or []))
+            cell.setdefault("metadata", {})["homework"] = {"cell": number + 1}
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return False
+    _write_nofollow(Path(folder) / name, json.dumps(nb, indent=1) + "\n")
+    return True
+
+
+def publish_executed(private, target) -> int:
+    """Move the kept notebooks, once every run has ended, into ``--keep-executed DIR``."""
+    import shutil
+
+    from ._report import _write_nofollow, check_output_paths
+    target = Path(target)
+    check_output_paths(target)
+    count = 0
+    for path in sorted(Path(private).iterdir()):
+        _write_nofollow(target / path.name, path.read_text(encoding="utf-8"))
+        count += 1
+    shutil.rmtree(private, ignore_errors=True)
+    return count

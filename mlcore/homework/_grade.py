@@ -266,7 +266,7 @@ def make_reference(spec: dict, data: bytes, limits: Limits, folder, hide=()) -> 
 
 
 def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
-              reference=None, keep_reference=None) -> Submission:
+              reference=None, keep_reference=None, keep_executed=None) -> Submission:
     """Grade one submission given as bytes; never raises for anything the submission does.
 
     Parameters
@@ -287,6 +287,8 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
         for the teacher's notebook and for a student's ``check``.
     keep_reference : path-like, optional
         Where to keep this notebook's namespaces as a reference.
+    keep_executed : path-like, optional
+        A folder where the executed notebook is kept (``_class.keep_executed``).
 
     Returns
     -------
@@ -330,8 +332,12 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
             snapshots += [[at, n, str(state / f"ref{n}.pkl"), sorted(used)]
                           for n, at in enumerate(points)]
         job = {"cells": sources, "snapshots": snapshots, "workdir": str(workdir),
-               "limits": _limits_job(limits)}
+               "limits": _limits_job(limits),
+               "keep": str(state / "executed.ipynb") if keep_executed else None}
         first = run_script("_worker.py", job, limits, workdir, hide=hide, state=state)
+        if keep_executed:
+            from ._class import keep_executed as keep
+            keep(state / "executed.ipynb", Path(keep_executed), name, cells)
         cost, peak = cost + first.cpu, max(peak, first.peak_mb)
         saved = {e.get("n") for e in first.events
                  if e.get("event") == "snapshot" and e.get("ok") is True}
@@ -439,7 +445,7 @@ def check_jobs(jobs) -> int:
 
 
 def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: int | None = None,
-                      hide=(), progress=None, reference=None) -> list:
+                      hide=(), progress=None, reference=None, keep_executed=None) -> list:
     """Grade ``(name, bytes)`` pairs in parallel, each in its own sandbox.
 
     Parameters
@@ -458,6 +464,8 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
         Folder written by :func:`make_reference` from the teacher's notebook.
         Give it whenever the submissions are not trusted: without it each
         notebook is its own reference (see :func:`grade_one`).
+    keep_executed : path-like, optional
+        A folder where each executed notebook is kept (see :func:`grade_one`).
 
     Returns
     -------
@@ -488,7 +496,8 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
 
     def work(item):
         try:
-            graded = grade_one(item[0], item[1], spec, limits, hide, reference=reference)
+            graded = grade_one(item[0], item[1], spec, limits, hide, reference=reference,
+                               keep_executed=keep_executed)
         except (OSError, RuntimeError, ValueError) as error:
             scores = {q["name"]: (None if q["manual"] else 0.0) for q in spec["questions"]}
             graded = Submission(item[0], scores, "error", [

@@ -22,7 +22,10 @@ The submission can forge these lines; they only describe its own cells.
 Job keys: ``cells`` (list of code strings), ``snapshots`` (list of
 ``[cell index, snapshot number, path, names or None]``; after cell -1 means
 before the first), ``workdir``,
-``limits`` (``{"memory_mb", "cpu_seconds", "file_mb"}``).
+``limits`` (``{"memory_mb", "cpu_seconds", "file_mb"}``), and optionally
+``keep``: a path where the executed notebook (the code cells with their
+outputs, each cell's capped at ``KEEP_BYTES``) is written at the end, for
+``grade --keep-executed``.
 """
 
 import json
@@ -31,6 +34,7 @@ import sys
 
 MARK = "@@mlcore-homework@@ "
 MAX_TEXT = 600
+KEEP_BYTES = 100_000
 
 SNAPSHOT = '''def _mlcore_snapshot(path, wanted):
     import pickle, cloudpickle
@@ -98,6 +102,33 @@ def events_channel():
     return emit
 
 
+def capped(outputs, limit=KEEP_BYTES):
+    """The outputs that fit in ``limit`` bytes of JSON; a longer text is cut, and a note
+    says what was left out."""
+    kept, used = [], 0
+    for output in outputs:
+        size = len(json.dumps(output))
+        if used + size <= limit:
+            kept.append(output)
+            used += size
+            continue
+        if output.get("output_type") == "stream" and used < limit:
+            text = "".join(output.get("text", ""))
+            kept.append(dict(output, text=text[:limit - used]))
+        kept.append({"output_type": "stream", "name": "stderr",
+                     "text": f"\n[mlcore: outputs cut at {limit // 1000} kB per cell]\n"})
+        break
+    return kept
+
+
+def write_executed(nb, plan, path):
+    """Write the submission's cells as run (no snapshot cell) to ``path``."""
+    cells = [cell for cell, (kind, _) in zip(nb.cells, plan) if kind == "cell"]
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
+                  handle)
+
+
 def main():
     job = json.loads(sys.stdin.read())
     emit = events_channel()
@@ -142,7 +173,8 @@ def main():
                                                    "was killed by a resource limit)")
                     break
                 error = next((o for o in cell.outputs if o.get("output_type") == "error"), None)
-                cell.outputs = []     # a cell printing 100 MB keeps none of it
+                # a cell printing 100 MB keeps none of it, or KEEP_BYTES for --keep-executed
+                cell.outputs = capped(cell.outputs) if job.get("keep") else []
                 if kind == "snapshot":
                     emit(event="snapshot", n=n[0], ok=error is None and os.path.exists(n[1]))
                 elif error is None:
@@ -152,6 +184,11 @@ def main():
                          evalue=short(error.get("evalue", "")))
     except Exception as error:   # the kernel failed to start, died, or died at shutdown
         emit(event="dead", n=None, reason=short(f"{type(error).__name__}: {error}"))
+    if job.get("keep"):
+        try:
+            write_executed(nb, plan, job["keep"])
+        except Exception:        # a full disk or a file limit: the grade does not depend on it
+            pass
     emit(event="done")
 
 
