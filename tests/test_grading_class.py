@@ -34,7 +34,8 @@ DEADLINE = datetime(2024, 1, 1, tzinfo=UTC)
 
 @pytest.fixture(scope="module")
 def spec():
-    return build_spec(json.loads(FIXTURE.read_text(encoding="utf-8")), "99_tiny_chapter")
+    nb = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    return build_spec(nb, "99_tiny_chapter")
 
 
 def _touch(folder, name, when):
@@ -66,34 +67,37 @@ def _rows(path):
 def test_canvas_submission_number_not_the_copy_time_picks_the_file(tmp_path):
     # the audit's Lee Kim: the first attempt (9002) was copied again after the late
     # full resubmission (9077), so it has the newer modification time
-    files = [_touch(tmp_path, "leekim_12346_9002_hw1.ipynb", DEADLINE + timedelta(days=9)),
+    later = DEADLINE + timedelta(days=9)
+    files = [_touch(tmp_path, "leekim_12346_9002_hw1.ipynb", later),
              _touch(tmp_path, "leekim_LATE_12346_9077_hw1.ipynb", DEADLINE),
              _touch(tmp_path, "garcia-lopezmaria_12347_9003_hw1.ipynb", DEADLINE),
              _touch(tmp_path, "o'brienpat_12348_9004_hw1.ipynb", DEADLINE)]
-    kept, owners, skipped, notes = latest_per_student(tmp_path, files, check_roster(CANVAS))
+    kept, owners, skipped, notes = latest_per_student(tmp_path, files,
+                                                      check_roster(CANVAS))
     assert [name for name, _ in kept] == ["garcia-lopezmaria_12347_9003_hw1.ipynb",
                                           "leekim_LATE_12346_9077_hw1.ipynb",
                                           "o'brienpat_12348_9004_hw1.ipynb"]
     assert skipped == [("leekim_12346_9002_hw1.ipynb", "superseded by "
-                        "leekim_LATE_12346_9077_hw1.ipynb (same student, larger submission "
-                        "number)")]
+                        "leekim_LATE_12346_9077_hw1.ipynb (same student, larger "
+                        "submission number)")]
     assert notes == [] and owners["garcia-lopezmaria_12347_9003_hw1.ipynb"] == "12347"
     # numbers compare as numbers (10 > 9), not as text
-    files = [_touch(tmp_path, "a_1_9_x.ipynb", DEADLINE), _touch(tmp_path, "a_1_10_x.ipynb",
-                                                                 DEADLINE - timedelta(1))]
+    files = [_touch(tmp_path, "a_1_9_x.ipynb", DEADLINE),
+             _touch(tmp_path, "a_1_10_x.ipynb", DEADLINE - timedelta(1))]
     assert latest_per_student(tmp_path, files, check_roster(CANVAS))[0][0][0] == \
         "a_1_10_x.ipynb"
     # without an order group, the modification time decides, as before
     legacy = check_roster(r"(?P<student>[^_]+)_(?:LATE_)?(?P<id>\d+)_.*")
-    files = [_touch(tmp_path, "b_2_1_x.ipynb", DEADLINE), _touch(tmp_path, "b_2_2_x.ipynb",
-                                                                 DEADLINE - timedelta(1))]
+    files = [_touch(tmp_path, "b_2_1_x.ipynb", DEADLINE),
+             _touch(tmp_path, "b_2_2_x.ipynb", DEADLINE - timedelta(1))]
     assert latest_per_student(tmp_path, files, legacy)[0] == [("b_2_1_x.ipynb", b"{}")]
 
 
 def test_canvas_late_marker_decides_late_whatever_the_disk_time(tmp_path, spec):
     files = [_touch(tmp_path, "leekim_LATE_12346_9077_hw1.ipynb",
                     DEADLINE - timedelta(days=3)),
-             _touch(tmp_path, "smithjane_12345_9001_hw1.ipynb", DEADLINE + timedelta(days=3))]
+             _touch(tmp_path, "smithjane_12345_9001_hw1.ipynb",
+                    DEADLINE + timedelta(days=3))]
     klass = ClassOptions(_args(roster=CANVAS, deadline="2024-01-01T00:00+00:00"),
                          tmp_path, tmp_path / "grades.csv")
     graded = [_sub(name, 2, 3) for name, _ in klass.select(files)]
@@ -111,8 +115,8 @@ def test_canvas_late_marker_decides_late_whatever_the_disk_time(tmp_path, spec):
 MOODLE_SHEET = ("\ufeffIdentifier,Full name,Email address,Status,Grade,Maximum Grade,"
                 "Grade can be changed,Last modified (submission),Last modified (grade),"
                 "Feedback comments\n"
-                "Participant 501,Ada Okafor,ada@example.org,Submitted for grading,,6,Yes,"
-                "\"Sunday, 31 December 2023, 11:30 PM\",-,\n"
+                "Participant 501,Ada Okafor,ada@example.org,Submitted for grading,,6,"
+                "Yes,\"Sunday, 31 December 2023, 11:30 PM\",-,\n"
                 "Participant 502,Bo Chen,bo@example.org,Submitted for grading - 2 days "
                 "late,,6,Yes,\"Tuesday, 2 January 2024, 09:15\",-,\n"
                 "Participant 503,Cy Diaz,cy@example.org,No submission,,6,Yes,-,-,\n")
@@ -133,11 +137,13 @@ def test_moodle_worksheet_gives_times_students_and_a_gradebook(tmp_path, spec):
              for n, i in (("Ada Okafor", 501), ("Bo Chen", 502))]
     klass = ClassOptions(_args(roster=pattern, deadline="2024-01-01T00:00+00:00",
                                submission_times=str(sheet), roster_file=str(sheet),
-                               late_policy="10%/day"), tmp_path, tmp_path / "grades.csv")
+                               late_policy="10%/day"),
+                         tmp_path, tmp_path / "grades.csv")
     graded = [_sub(name, 2, 3) for name, _ in klass.select(files)]
     klass.annotate(graded)
     assert [g.late for g in graded] == ["no", "yes"]
-    assert [klass.late[g.file][1] for g in graded] == [0.0, 20.0]    # 33 h: 2 started days
+    # Bo is 33 h late: 2 started days
+    assert [klass.late[g.file][1] for g in graded] == [0.0, 20.0]
     write_grades(tmp_path / "grades.csv", spec, graded)
     write_feedback(tmp_path / "fb", spec, graded)
     assert klass.finish(spec, tmp_path / "fb") == [("503", "Cy Diaz")]
@@ -160,7 +166,8 @@ def test_moodle_worksheet_gives_times_students_and_a_gradebook(tmp_path, spec):
 
 def test_late_policy_counts_started_periods_with_grace_and_cap():
     policy = parse_policy("10%/day, cap=25%, grace=15min")
-    assert (policy.rate, policy.period, policy.cap, policy.grace) == (10, 86400, 25, 900)
+    assert (policy.rate, policy.period, policy.cap, policy.grace) == (
+        10, 86400, 25, 900)
     hour = 3600
     assert [policy.percent(s) for s in (-5, 0, 900, 901, 24 * hour, 24 * hour + 1,
                                         49 * hour)] == [0, 0, 0, 10, 10, 20, 25]
@@ -175,16 +182,19 @@ def test_late_policy_counts_started_periods_with_grace_and_cap():
             parse_policy(text)
     # the LMS said late, but the time here is before the deadline: one period, named
     assert lateness(DEADLINE, DEADLINE, True, policy) == (
-        True, 10, "marked late by the LMS, but its time here is not after the deadline: "
-                  "charged one period")
-    assert lateness(DEADLINE + timedelta(days=3), DEADLINE, False, policy) == (False, 0, None)
+        True, 10, "marked late by the LMS, but its time here is not after the "
+                  "deadline: charged one period")
+    assert lateness(DEADLINE + timedelta(days=3), DEADLINE, False, policy) == (
+        False, 0, None)
 
 
 def test_extensions_move_one_students_deadline(tmp_path):
     extensions = tmp_path / "ext.csv"
     extensions.write_text("id,deadline\n12345,2024-01-04T00:00\n", encoding="utf-8")
-    assert read_extensions(extensions, UTC) == {"12345": datetime(2024, 1, 4, tzinfo=UTC)}
-    files = [_touch(tmp_path, "smithjane_LATE_12345_1_x.ipynb", DEADLINE + timedelta(2)),
+    assert read_extensions(extensions, UTC) == {
+        "12345": datetime(2024, 1, 4, tzinfo=UTC)}
+    files = [_touch(tmp_path, "smithjane_LATE_12345_1_x.ipynb",
+                    DEADLINE + timedelta(2)),
              _touch(tmp_path, "leekim_LATE_12346_2_x.ipynb", DEADLINE + timedelta(2))]
     klass = ClassOptions(_args(roster=CANVAS, deadline="2024-01-01T00:00+00:00",
                                extensions=str(extensions), late_policy="10%/day"),
@@ -253,10 +263,11 @@ def test_missing_students_get_zero_rows_in_csv_summary_and_gradebook(tmp_path, s
     summary.write_text("# Class summary\n\n| table |\n\nStatus: 2 ok.\n\n## More\n",
                        encoding="utf-8")
     note_missing(summary, missing)
-    assert "Status: 2 ok.\n\nMissing: 1 enrolled student(s) handed in nothing (status " \
-           "missing, 0 points; not in the table above): Lee, Carol (103).\n\n## More" in \
-           summary.read_text(encoding="utf-8")
-    lines = fill_from_grades(grades, canvas, "Homework 1 (5501)", tmp_path / "filled.csv")
+    assert ("Status: 2 ok.\n\nMissing: 1 enrolled student(s) handed in nothing "
+            "(status missing, 0 points; not in the table above): Lee, Carol (103)."
+            "\n\n## More") in summary.read_text(encoding="utf-8")
+    lines = fill_from_grades(grades, canvas, "Homework 1 (5501)",
+                             tmp_path / "filled.csv")
     filled = list(csv.reader((tmp_path / "filled.csv").open(encoding="utf-8")))
     assert [r[5] for r in filled[2:]] == ["5", "4", "0"]     # alice, bob (late), carol
     assert lines == [f"Filled 3 rows of {tmp_path / 'filled.csv'} (Homework 1 (5501), "
@@ -288,11 +299,12 @@ def test_merge_writes_scores_and_comments_into_feedback_and_refills_the_export(t
     manual = tmp_path / "manual.csv"
     manual.write_text("file,ex99-gradient,ex99-gradient_comment\n"
                       "smithalice_101_1_hw.ipynb,1,\"Clear.\nAnd short.\"\n"
-                      "jonesbob_102_2_hw.ipynb,0.5,The sign of the gradient is wrong.\n",
+                      "jonesbob_102_2_hw.ipynb,0.5,The sign of the gradient is "
+                      "wrong.\n",
                       encoding="utf-8")
     export = GRADEBOOKS / "canvas_export.csv"
-    assert cli(["merge", str(auto), str(grades), str(manual), "--gradebook", str(export),
-                "--gradebook-column", "Homework 1 (5501)"]) == 0
+    assert cli(["merge", str(auto), str(grades), str(manual), "--gradebook",
+                str(export), "--gradebook-column", "Homework 1 (5501)"]) == 0
     bob = (feedback / "jonesbob_102_2_hw.md").read_text(encoding="utf-8")
     assert "- ex99-gradient: 0.5 / 1 (graded by your teacher)\n  - your teacher's " \
            "comment: The sign of the gradient is wrong.\n" in bob
@@ -300,23 +312,27 @@ def test_merge_writes_scores_and_comments_into_feedback_and_refills_the_export(t
     assert "graded by your teacher (out of" not in bob
     alice = (feedback / "smithalice_101_1_hw.md").read_text(encoding="utf-8")
     assert "comment: Clear.\n    And short.\n" in alice
-    filled = list(csv.reader((tmp_path / "canvas_export_filled.csv").open(encoding="utf-8")))
+    filled = list(csv.reader((tmp_path / "canvas_export_filled.csv").open(
+        encoding="utf-8")))
     assert [r[5] for r in filled[2:]] == ["6", "2", ""]
     # a corrected score replaces what the first merge wrote; nothing is repeated
-    manual.write_text("file,ex99-gradient\njonesbob_102_2_hw.ipynb,1\n", encoding="utf-8")
+    manual.write_text("file,ex99-gradient\njonesbob_102_2_hw.ipynb,1\n",
+                      encoding="utf-8")
     assert cli(["merge", str(auto), str(grades), str(manual)]) == 0
     bob = (feedback / "jonesbob_102_2_hw.md").read_text(encoding="utf-8")
     assert bob.count("ex99-gradient") == 1 and "comment" not in bob
     assert "- ex99-gradient: 1 / 1 (graded by your teacher)" in bob
     assert bob.count("Total with your teacher's scores: 2.5 / 6") == 1
     # a comment for a question that is not a pen-and-paper one is refused
-    manual.write_text("file,ex99-mse_comment\njonesbob_102_2_hw.ipynb,no\n", encoding="utf-8")
+    manual.write_text("file,ex99-mse_comment\njonesbob_102_2_hw.ipynb,no\n",
+                      encoding="utf-8")
     assert cli(["merge", str(auto), str(grades), str(manual)]) == 2
 
 
 def test_merge_recomputes_the_late_penalty_from_the_new_total(tmp_path, spec):
     grades = tmp_path / "grades.csv"
-    grades.write_text("file,student,ex99-sigmoid,ex99-mse,ex99-gradient,total,status,late,"
+    grades.write_text("file,student,ex99-sigmoid,ex99-mse,ex99-gradient,total,status,"
+                      "late,"
                       "late_penalty_pct,late_penalty,final,flags,cpu_seconds,peak_mb\n"
                       "a.ipynb,1,2,3,1,6,ok,yes,20,1,4,,1.0,10\n", encoding="utf-8")
     assert refresh_penalties(grades)
@@ -330,7 +346,8 @@ def test_merge_recomputes_the_late_penalty_from_the_new_total(tmp_path, spec):
 def test_grade_with_the_class_options_end_to_end(tmp_path, capsys):
     from mlcore.homework import assign
     from mlcore.homework._sandbox import Limits
-    item = assign([FIXTURE], tmp_path / "hw", verify=False, limits=Limits(timeout=60))[0]
+    item = assign([FIXTURE], tmp_path / "hw", verify=False,
+                  limits=Limits(timeout=60))[0]
     folder = tmp_path / "canvas"
     folder.mkdir()
     solution = item.autograder / f"{item.chapter}.ipynb"
@@ -338,7 +355,8 @@ def test_grade_with_the_class_options_end_to_end(tmp_path, capsys):
     nb["cells"].append({"cell_type": "code", "id": "big", "metadata": {}, "outputs": [],
                         "execution_count": None,
                         "source": "print('x' * 300_000)\nprint(sigmoid(0.0))"})
-    (folder / "smithalice_LATE_101_7_hw.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    (folder / "smithalice_LATE_101_7_hw.ipynb").write_text(json.dumps(nb),
+                                                           encoding="utf-8")
     shutil.copy(item.student, folder / "smithalice_101_3_hw.ipynb")
     grades = tmp_path / "grades.csv"
     export = GRADEBOOKS / "canvas_export.csv"
@@ -358,13 +376,14 @@ def test_grade_with_the_class_options_end_to_end(tmp_path, capsys):
     assert "Missing: 2 enrolled student(s) handed in nothing" in out
     rows = _rows(grades)
     alice = rows["smithalice_LATE_101_7_hw.ipynb"]
-    assert (alice["total"], alice["late"], alice["late_penalty_pct"], alice["final"]) == (
-        "5", "yes", "20", "4")
+    assert (alice["total"], alice["late"], alice["late_penalty_pct"],
+            alice["final"]) == ("5", "yes", "20", "4")
     assert [r["status"] for r in rows.values()] == ["ok", "missing", "missing"]
-    filled = list(csv.reader((tmp_path / "canvas_export_filled.csv").open(encoding="utf-8")))
+    filled = list(csv.reader((tmp_path / "canvas_export_filled.csv").open(
+        encoding="utf-8")))
     assert [r[5] for r in filled[2:]] == ["4", "0", "0"]
-    kept = json.loads((tmp_path / "executed" / "smithalice_LATE_101_7_hw.ipynb").read_text(
-        encoding="utf-8"))
+    kept = tmp_path / "executed" / "smithalice_LATE_101_7_hw.ipynb"
+    kept = json.loads(kept.read_text(encoding="utf-8"))
     big = kept["cells"][-1]                   # the appended cell, capped
     text = "".join("".join(o.get("text", "")) for o in big["outputs"])
     assert "300_000" in "".join(big["source"]) and text.startswith("x" * 1000)

@@ -88,7 +88,7 @@ def cmd_grade(args) -> int:
     if not files and not refused:
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
     from ._class import ClassOptions
-    klass = ClassOptions(args, folder, out)     # roster, deadline, late policy: checked now
+    klass = ClassOptions(args, folder, out)    # roster, deadline, late policy: read now
     files = klass.select(files)
     if args.update:
         files = select_changed(files, out, args.only)
@@ -246,18 +246,19 @@ def cmd_check(args) -> int:
 
 def _add_class_options(parser):
     parser.add_argument("--roster-file", metavar="CSV",
-                        help="enrolment list (id,name; or the Canvas gradebook export or "
-                             "Moodle grading worksheet): each student with no file gets a "
-                             "'missing' row with 0 points (needs --roster)")
+                        help="enrolment list (id,name; or the Canvas gradebook export "
+                             "or Moodle grading worksheet): each student with no file "
+                             "gets a 'missing' row with 0 points (needs --roster)")
     parser.add_argument("--late-policy", metavar="POLICY",
-                        help="e.g. '10%%/day cap=50%% grace=15min': percent of the score "
-                             "deducted per started day (or hour) late, in the columns "
-                             "late_penalty_pct, late_penalty and final (needs --deadline)")
+                        help="e.g. '10%%/day cap=50%% grace=15min': percent of the "
+                             "score deducted per started day (or hour) late, in the "
+                             "columns late_penalty_pct, late_penalty and final (needs "
+                             "--deadline)")
     parser.add_argument("--extensions", metavar="CSV",
                         help="columns id,deadline: a student's own deadline (ISO 8601)")
     parser.add_argument("--submission-times", metavar="CSV",
-                        help="the LMS's submission times: Moodle's grading worksheet, or "
-                             "columns id,submitted (ISO 8601); default: file times")
+                        help="the LMS's submission times: Moodle's grading worksheet, "
+                             "or columns id,submitted (ISO 8601); default: file times")
     parser.add_argument("--keep-executed", metavar="DIR",
                         help="keep each notebook as it ran, with its outputs (at most "
                              "100 kB per cell), as DIR/<file>, for appeals")
@@ -265,12 +266,13 @@ def _add_class_options(parser):
 
 def _add_merge_options(parser):
     parser.add_argument("--feedback", metavar="DIR",
-                        help="the feedback folder grade wrote (default: next to GRADES, "
-                             "<GRADES stem>_feedback): manual scores and <question>_comment "
-                             "columns are written into each student's file")
+                        help="the feedback folder grade wrote (default: next to "
+                             "GRADES, <GRADES stem>_feedback): manual scores and "
+                             "<question>_comment columns are written into each "
+                             "student's file")
     parser.add_argument("--gradebook", metavar="FILE",
-                        help="refill this Canvas or Moodle export with the merged totals "
-                             "(as grade --gradebook)")
+                        help="refill this Canvas or Moodle export with the merged "
+                             "totals (as grade --gradebook)")
     parser.add_argument("--gradebook-column", metavar="COLUMN",
                         help="the gradebook's column of this assignment")
 
@@ -317,8 +319,8 @@ def parser() -> argparse.ArgumentParser:
                         "matched against file names: adds a 'student' column and grades only "
                         "each student's latest file")
     p.add_argument("--deadline", metavar="WHEN",
-                   help="ISO 8601 date and time: adds a 'late' column (modified after it, or "
-                        "LATE in a Canvas file name)")
+                   help="ISO 8601 date and time: adds a 'late' column (see README: "
+                        "LMS marker, --submission-times, or the file's time here)")
     p.add_argument("--gradebook", metavar="FILE",
                    help="a gradebook CSV exported from Canvas or Moodle: writes "
                         "<FILE stem>_filled.csv next to --out with the totals (needs --roster)")

@@ -1,4 +1,4 @@
-"""The class around the grades: roster, lateness, missing students, feedback after merge.
+"""The class around the grades: roster, lateness, missing students, feedback.
 
 ``grade`` calls :class:`ClassOptions` to pick each student's file and mark
 it late (``_roster.py``, ``_late.py``), and after grades.csv is written,
@@ -68,11 +68,12 @@ class ClassOptions:
         needs += ["--roster-file"] if get("roster_file") else []
         needs = [n for n in needs if n != "--late-policy"]
         if needs and self.pattern is None:
-            raise ValueError(f"{', '.join(needs)} need(s) --roster: its (?P<id>...) group "
-                             "gives each file's student id.")
+            raise ValueError(f"{', '.join(needs)} need(s) --roster: its (?P<id>...) "
+                             "group gives each file's student id.")
         tz = self.deadline.tzinfo if self.deadline else None
         self.policy = parse_policy(args.late_policy) if get("late_policy") else None
-        self.extensions = read_extensions(args.extensions, tz) if get("extensions") else {}
+        self.extensions = (read_extensions(args.extensions, tz) if get("extensions")
+                           else {})
         self.times = (read_submission_times(args.submission_times, tz)
                       if get("submission_times") else {})
         self.enrolled = read_enrolment(args.roster_file) if get("roster_file") else None
@@ -80,8 +81,8 @@ class ClassOptions:
             header, _ = _read(self.out)
             if "late_penalty_pct" in header:
                 raise ValueError(f"{self.out} has late penalties: give the same "
-                                 "--late-policy (and --extensions) again with --update, "
-                                 "so the regraded rows get theirs.")
+                                 "--late-policy (and --extensions) again with "
+                                 "--update, so the regraded rows get theirs.")
         self.manual, self.executed = get("manual_scores"), get("keep_executed")
         if self.executed:
             from ._report import check_output_paths
@@ -99,7 +100,8 @@ class ClassOptions:
         for note in notes:
             _warn(note)
         if self.enrolled is not None:
-            strangers = sorted({s for s in self.owners.values() if s} - set(self.enrolled))
+            owners = {s for s in self.owners.values() if s}
+            strangers = sorted(owners - set(self.enrolled))
             if strangers:
                 _warn(f"students not in --roster-file: {', '.join(strangers)}")
         return files
@@ -125,7 +127,7 @@ class ClassOptions:
         return late, percent, basis
 
     def annotate(self, graded) -> None:
-        """Set each Submission's ``student`` and ``late`` before grades.csv is written."""
+        """Set each Submission's ``student`` and ``late``, before grades.csv."""
         based_on_disk = []
         for g in graded:
             if self.pattern is not None:
@@ -136,13 +138,14 @@ class ClassOptions:
                 if percent and basis == "modification time":
                     based_on_disk.append(g.file)
         if based_on_disk:
-            _warn(f"{len(based_on_disk)} late penalties count from the files' modification "
-                  "times on this disk (no --submission-times for them): right only if every "
-                  "copy kept the times (unzip does, cp without -p does not): "
-                  + ", ".join(based_on_disk[:5]) + (" ..." if len(based_on_disk) > 5 else ""))
+            _warn(f"{len(based_on_disk)} late penalties count from the files' "
+                  "modification times on this disk (no --submission-times for them): "
+                  "right only if every copy kept the times (unzip does, cp without -p "
+                  "does not): " + ", ".join(based_on_disk[:5])
+                  + (" ..." if len(based_on_disk) > 5 else ""))
 
     def private_executed(self, hide: list):
-        """With ``--keep-executed``: a private folder for the runs' notebooks, hidden."""
+        """With ``--keep-executed``: a private, hidden folder for the runs' output."""
         if not self.executed:
             return None
         import tempfile
@@ -151,7 +154,9 @@ class ClassOptions:
         return folder
 
     def finish(self, spec, feedback, kept=None) -> list:
-        """Add the missing students' rows and the penalties to grades.csv; return missing.
+        """Add the missing students' rows and the penalties to grades.csv.
+
+        Returns the missing students, ``[(id, name)]``.
 
         Also moves the executed notebooks from ``kept`` to ``--keep-executed``.
         """
@@ -228,7 +233,7 @@ def refresh_penalties(grades) -> bool:
 
 
 def read_comments(manual_csv, spec) -> dict:
-    """``{file: {question: comment}}`` of every file of the manual CSV (``{}``: none)."""
+    """``{file: {question: comment}}`` of every file of the manual CSV."""
     from ._report import _read_csv
     manual = {q["name"] for q in spec["questions"] if q["manual"]}
     columns, given = _read_csv(Path(manual_csv), "manual_csv")
@@ -275,12 +280,13 @@ def refresh_feedback(folder, spec, rows, comments, only_late=False) -> list:
         except OSError:
             absent.append(row["file"])
             continue
-        if not lines or not lines[0].startswith(f"# Feedback on {md_text(row['file'], 120)}"):
+        if not lines or not lines[0].startswith("# Feedback on "
+                                                f"{md_text(row['file'], 120)}"):
             absent.append(row["file"])         # another file's feedback: leave it alone
             continue
         lines = _manual_lines(lines, manual, row, comments.get(row["file"], {}))
-        lines = [line for line in lines if not line.startswith(("Total with your teacher",
-                                                                "Late penalty:"))]
+        ours = ("Total with your teacher", "Late penalty:")
+        lines = [line for line in lines if not line.startswith(ours)]
         at = next((i + 1 for i, line in enumerate(lines)
                    if line.startswith("Autograded score:")), len(lines))
         extra = []
@@ -289,8 +295,8 @@ def refresh_feedback(folder, spec, rows, comments, only_late=False) -> list:
                          f"{_number(possible)}")
         if percent:
             extra.append(f"Late penalty: {row['late_penalty_pct']}% of your score "
-                         f"({row['late_penalty']} points); final score {row['final']} / "
-                         f"{_number(possible)}")
+                         f"({row['late_penalty']} points); final score {row['final']} "
+                         f"/ {_number(possible)}")
         lines[at:at] = extra
         from ._report import _write_nofollow
         _write_nofollow(path, "\n".join(lines) + "\n")
@@ -309,7 +315,8 @@ def _manual_lines(lines, manual, row, comments):
             while end < len(lines) and lines[end].startswith("    "):
                 end += 1
         score = (row.get(q["name"]) or "").strip()
-        new = [f"- {q['name']}: {score} / {_number(q['points'])} (graded by your teacher)"
+        new = [f"- {q['name']}: {score} / {_number(q['points'])} (graded by your "
+               "teacher)"
                if score else f"- {q['name']}: graded by your teacher (out of "
                              f"{_number(q['points'])})"]
         text = comments.get(q["name"], "").splitlines()
@@ -337,8 +344,8 @@ def merge_followups(args, spec) -> None:
     check_output_paths(feedback)
     if feedback.is_dir():
         _, rows = _read(grades)
-        _absent(refresh_feedback(feedback, spec, rows, read_comments(args.manual, spec)),
-                feedback)
+        comments = read_comments(args.manual, spec)
+        _absent(refresh_feedback(feedback, spec, rows, comments), feedback)
         print(f"Wrote the manual scores and comments into {feedback}/")
     else:
         _warn(f"no feedback folder {feedback}: the students' feedback files were not "
@@ -394,7 +401,7 @@ def keep_executed(source: Path, folder: Path, name: str, cells) -> bool:
 
 
 def publish_executed(private, target) -> int:
-    """Move the kept notebooks, once every run has ended, into ``--keep-executed DIR``."""
+    """Move the kept notebooks into ``--keep-executed DIR`` once every run has ended."""
     import shutil
 
     from ._report import _write_nofollow, check_output_paths

@@ -496,8 +496,8 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
 
     def work(item):
         try:
-            graded = grade_one(item[0], item[1], spec, limits, hide, reference=reference,
-                               keep_executed=keep_executed)
+            graded = grade_one(item[0], item[1], spec, limits, hide,
+                               reference=reference, keep_executed=keep_executed)
         except (OSError, RuntimeError, ValueError) as error:
             scores = {q["name"]: (None if q["manual"] else 0.0) for q in spec["questions"]}
             graded = Submission(item[0], scores, "error", [

@@ -38,8 +38,8 @@ def _kind(header) -> str:
     if "Email address" in header or "ID number" in header:
         return "moodle"
     raise ValueError(f"--gradebook has columns {header[:8]}; expected a Canvas export "
-                     "(Student, ID, SIS User ID, ...) or a Moodle export (First name, Last "
-                     "name, ID number, ..., Email address, ...).")
+                     "(Student, ID, SIS User ID, ...) or a Moodle export (First name, "
+                     "Last name, ID number, ..., Email address, ...).")
 
 
 def _key(text: str, kind: str) -> str:
@@ -62,9 +62,10 @@ def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
     header = rows[0]
     kind = _kind(header)
     if column not in header:
-        raise ValueError(f"--gradebook-column {column!r} is not a column of {gradebook}; its "
-                         f"columns are {header}.")
-    target, keys = header.index(column), [header.index(k) for k in KEYS[kind] if k in header]
+        raise ValueError(f"--gradebook-column {column!r} is not a column of "
+                         f"{gradebook}; its columns are {header}.")
+    target = header.index(column)
+    keys = [header.index(k) for k in KEYS[kind] if k in header]
     wanted = {str(k).strip().lower(): v for k, v in totals.items() if str(k).strip()}
     seen, ungraded, filled = set(), [], 0
     for row in rows[1:]:
@@ -80,7 +81,8 @@ def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
         seen.add(found)
         filled += 1
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\r\n" if "\r\n" in text else "\n").writerows(rows)
+    ending = "\r\n" if "\r\n" in text else "\n"
+    csv.writer(buffer, lineterminator=ending).writerows(rows)
     _write_nofollow(Path(out), buffer.getvalue())
     return filled, sorted(set(wanted) - seen), ungraded
 
@@ -96,11 +98,12 @@ def fill_from_grades(grades, gradebook, column: str, out=None) -> list:
     grades = Path(grades)
     header, rows = _read_csv(grades, "grades_csv")
     if "student" not in header:
-        raise ValueError("--gradebook needs a 'student' column in grades.csv: grade with "
-                         "--roster (its (?P<id>...) group is the LMS user id).")
+        raise ValueError("--gradebook needs a 'student' column in grades.csv: grade "
+                         "with --roster (its (?P<id>...) group is the LMS user id).")
     score = "final" if "final" in header else "total"
     totals = {r["student"]: float(r[score] or 0) for r in rows if r["student"]}
-    target = Path(out) if out else grades.with_name(f"{Path(gradebook).stem}_filled.csv")
+    target = (Path(out) if out
+              else grades.with_name(f"{Path(gradebook).stem}_filled.csv"))
     filled, unmatched, ungraded = fill_gradebook(gradebook, column, totals, target)
     absent = sum(r.get("status") == "missing" and bool(r["student"]) for r in rows)
     lines = [f"Filled {filled} rows of {target} ({column}, from grades.csv's '{score}')"

@@ -60,7 +60,7 @@ def check_deadline(text: str, option: str = "--deadline", tz=None) -> datetime:
 
 @dataclass(frozen=True)
 class LatePolicy:
-    """``rate`` percent per started ``period`` (seconds), at most ``cap``; ``grace`` free."""
+    """``rate`` % per started ``period`` (s), at most ``cap``; ``grace`` s are free."""
 
     rate: float
     period: float
@@ -81,13 +81,13 @@ class LatePolicy:
 def _duration(text: str, what: str) -> float:
     match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([a-z]*)", text.strip().lower())
     if match is None or (match.group(2) or "s") not in UNITS:
-        raise ValueError(f"--late-policy: {what} {text!r} is not a duration such as 15min, "
-                         "2h or 1d (units: s, min, h, d).")
+        raise ValueError(f"--late-policy: {what} {text!r} is not a duration such as "
+                         "15min, 2h or 1d (units: s, min, h, d).")
     return float(match.group(1)) * UNITS[match.group(2) or "s"]
 
 
 def parse_policy(text: str) -> LatePolicy:
-    """Read ``RATE%/day|hour [cap=PCT%] [grace=DURATION]`` (spaces or commas between)."""
+    """Read ``RATE%/day|hour [cap=PCT%] [grace=DURATION]`` (spaces or commas)."""
     allowed = ("allowed: '10%/day', '2%/hour', then optionally 'cap=50%' and "
                "'grace=15min' (e.g. '10%/day cap=50% grace=1h')")
     parts = [p for p in re.split(r"[,\s]+", str(text).strip()) if p]
@@ -105,8 +105,8 @@ def parse_policy(text: str) -> LatePolicy:
             raise ValueError(f"--late-policy {text!r}: {part!r} is not understood; "
                              f"{allowed}.")
     if not 0 < float(rate.group(1)) <= 100 or values["cap"] > 100:
-        raise ValueError(f"--late-policy {text!r}: the rate must be in (0, 100]% and the "
-                         "cap at most 100%.")
+        raise ValueError(f"--late-policy {text!r}: the rate must be in (0, 100]% and "
+                         "the cap at most 100%.")
     return LatePolicy(float(rate.group(1)), UNITS[rate.group(2)], values["cap"],
                       values["grace"])
 
@@ -121,7 +121,7 @@ def _column(header, option, path, *names):
 
 
 def read_extensions(path, tz) -> dict:
-    """``{student id: deadline}`` from a CSV with columns ``id`` (or ``student``), ``deadline``."""
+    """``{student id: deadline}`` from a CSV: ``id`` (or ``student``), ``deadline``."""
     header, rows = _read_table(path, "--extensions")
     key = _column(header, "--extensions", path, "id", "student")
     due = _column(header, "--extensions", path, "deadline", "due")
@@ -132,8 +132,8 @@ def read_extensions(path, tz) -> dict:
         if not ident and not row[due].strip():
             continue
         if ident in found:
-            raise ValueError(f"--extensions {str(path)!r}, line {line}: student {ident!r} "
-                             "is listed twice.")
+            raise ValueError(f"--extensions {str(path)!r}, line {line}: student "
+                             f"{ident!r} is listed twice.")
         found[ident] = check_deadline(row[due], f"--extensions line {line}:", tz)
     return found
 
@@ -147,10 +147,10 @@ def _moodle_time(text: str, line: int, path, tz):
     try:
         return check_deadline(text, "", tz)
     except ValueError:
-        raise ValueError(f"--submission-times {str(path)!r}, line {line}: 'Last modified "
-                         f"(submission)' is {text!r}, not a date such as 'Tuesday, 1 "
-                         "December 2026, 11:59 PM'; download the worksheet with the "
-                         "English language pack.") from None
+        raise ValueError(f"--submission-times {str(path)!r}, line {line}: 'Last "
+                         f"modified (submission)' is {text!r}, not a date such as "
+                         "'Tuesday, 1 December 2026, 11:59 PM'; download the worksheet "
+                         "with the English language pack.") from None
 
 
 def read_submission_times(path, tz) -> dict:
@@ -164,7 +164,8 @@ def read_submission_times(path, tz) -> dict:
     header, rows = _read_table(path, "--submission-times")
     moodle = "Identifier" in header and "Last modified (submission)" in header
     if moodle:
-        key, when = header.index("Identifier"), header.index("Last modified (submission)")
+        key = header.index("Identifier")
+        when = header.index("Last modified (submission)")
         status = header.index("Status") if "Status" in header else None
     else:
         key = _column(header, "--submission-times", path, "id", "student")
@@ -196,6 +197,6 @@ def lateness(when: datetime, due: datetime, marker, policy) -> tuple:
         return late, 0.0, None
     if seconds <= 0:
         return late, min(policy.cap, policy.rate), (
-            "marked late by the LMS, but its time here is not after the deadline: charged "
-            "one period")
+            "marked late by the LMS, but its time here is not after the deadline: "
+            "charged one period")
     return late, policy.percent(seconds), None

@@ -283,7 +283,8 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
     if "file" not in columns:
         raise ValueError(f"manual_csv={str(manual_csv)!r} needs a 'file' column naming each "
                          f"submission, got columns {columns}.")
-    unknown = [c for c in columns if c != "file" and c.removesuffix("_comment") not in manual]
+    unknown = [c for c in columns
+               if c != "file" and c.removesuffix("_comment") not in manual]
     if unknown:
         raise ValueError(f"manual_csv={str(manual_csv)!r} has columns {unknown} that are not "
                          f"pen-and-paper questions of chapter {spec['chapter']}; those are: "
@@ -303,7 +304,7 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
             problems.append(f"line {line}: file {file!r} is not in {grades_csv}.")
             continue
         for name in columns:
-            if name not in manual:        # "file", or a comment (see _class.read_comments)
+            if name not in manual:        # "file", or a comment (_class.read_comments)
                 continue
             text = (entry.get(name) or "").strip()
             if not text:

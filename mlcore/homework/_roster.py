@@ -57,9 +57,9 @@ def check_roster(pattern: str):
         raise ValueError(f"--roster {pattern!r} is not a regular expression: "
                          f"{error}.") from None
     if not {"student", "id"} & set(compiled.groupindex):
-        raise ValueError(f"--roster {pattern!r} needs a named group (?P<student>...) or "
-                         "(?P<id>...) that matches the student's name or id in a file "
-                         "name.")
+        raise ValueError(f"--roster {pattern!r} needs a named group (?P<student>...) "
+                         "or (?P<id>...) that matches the student's name or id in a "
+                         "file name.")
     return compiled
 
 
@@ -73,7 +73,7 @@ def student_of(name: str, pattern) -> str | None:
 
 
 def late_marker(name: str, pattern):
-    """True/False from the pattern's ``late`` group; None if it has none (or no match)."""
+    """True/False from the pattern's ``late`` group; None without one (or no match)."""
     if "late" not in pattern.groupindex:
         return None
     match = pattern.fullmatch(name)
@@ -88,7 +88,9 @@ def _mtime(folder, name: str) -> float:
 
 
 def latest_per_student(folder, files, pattern):
-    """Keep each student's latest file; return ``(files, {file: student}, skipped, notes)``.
+    """Keep each student's latest file.
+
+    Returns ``(files, {file: student}, skipped, notes)``.
 
     The latest is the one with the largest ``order`` group when the pattern
     has one (a file where it did not match counts as the oldest), otherwise
@@ -116,7 +118,8 @@ def latest_per_student(folder, files, pattern):
         entries.sort(key=lambda e: (e[0], e[1]))
         kept.append((entries[-1][1], entries[-1][2]))
         for _, old, _ in entries[:-1]:
-            skipped.append((old, f"superseded by {entries[-1][1]} (same student, {why})"))
+            skipped.append((old, f"superseded by {entries[-1][1]} (same student, "
+                                 f"{why})"))
     kept.sort()
     return kept, owners, skipped, notes
 
@@ -134,7 +137,7 @@ def _read_table(path, option: str):
 
 
 def participant(identifier: str) -> str:
-    """Moodle's worksheet ``Identifier`` ("Participant 12345") as the id in file names."""
+    """Moodle's worksheet ``Identifier`` ("Participant 12345") as its file names' id."""
     return re.sub(r"^\s*Participant\s+", "", identifier or "").strip()
 
 
@@ -151,17 +154,18 @@ def read_enrolment(path) -> dict:
     header, rows = _read_table(path, "--roster-file")
     lower = [h.lower() for h in header]
     if "Identifier" in header and "Full name" in header:
-        key, name, kind = header.index("Identifier"), header.index("Full name"), "moodle"
+        key, name = header.index("Identifier"), header.index("Full name")
+        kind = "moodle"
     elif "Student" in header and "ID" in header:
         key, name, kind = header.index("ID"), header.index("Student"), "canvas"
     elif "id" in lower or "student" in lower:
         key = lower.index("id") if "id" in lower else lower.index("student")
         name, kind = (lower.index("name") if "name" in lower else None), "plain"
     else:
-        raise ValueError(f"--roster-file {str(path)!r} has columns {header[:8]}; expected "
-                         "'id' (or 'student') and 'name', a Canvas gradebook export "
-                         "(Student, ID, ...) or a Moodle grading worksheet (Identifier, "
-                         "Full name, ...).")
+        raise ValueError(f"--roster-file {str(path)!r} has columns {header[:8]}; "
+                         "expected 'id' (or 'student') and 'name', a Canvas gradebook "
+                         "export (Student, ID, ...) or a Moodle grading worksheet "
+                         "(Identifier, Full name, ...).")
     students = {}
     for line, row in enumerate(rows, start=2):
         row = row + [""] * (len(header) - len(row))
@@ -172,8 +176,8 @@ def read_enrolment(path) -> dict:
         ident = participant(row[key]) if kind == "moodle" else row[key].strip()
         if not ident:
             if any(cell.strip() for cell in row):
-                raise ValueError(f"--roster-file {str(path)!r}, line {line}: no student "
-                                 f"id in column {header[key]!r}.")
+                raise ValueError(f"--roster-file {str(path)!r}, line {line}: no "
+                                 f"student id in column {header[key]!r}.")
             continue
         if ident in students:
             raise ValueError(f"--roster-file {str(path)!r}, line {line}: student id "

@@ -115,8 +115,8 @@ def capped(outputs, limit=KEEP_BYTES):
         if output.get("output_type") == "stream" and used < limit:
             text = "".join(output.get("text", ""))
             kept.append(dict(output, text=text[:limit - used]))
-        kept.append({"output_type": "stream", "name": "stderr",
-                     "text": f"\n[mlcore: outputs cut at {limit // 1000} kB per cell]\n"})
+        note = f"\n[mlcore: outputs cut at {limit // 1000} kB per cell]\n"
+        kept.append({"output_type": "stream", "name": "stderr", "text": note})
         break
     return kept
 
@@ -173,7 +173,7 @@ def main():
                                                    "was killed by a resource limit)")
                     break
                 error = next((o for o in cell.outputs if o.get("output_type") == "error"), None)
-                # a cell printing 100 MB keeps none of it, or KEEP_BYTES for --keep-executed
+                # a cell printing 100 MB keeps none of it (KEEP_BYTES: --keep-executed)
                 cell.outputs = capped(cell.outputs) if job.get("keep") else []
                 if kind == "snapshot":
                     emit(event="snapshot", n=n[0], ok=error is None and os.path.exists(n[1]))
@@ -187,7 +187,7 @@ def main():
     if job.get("keep"):
         try:
             write_executed(nb, plan, job["keep"])
-        except Exception:        # a full disk or a file limit: the grade does not depend on it
+        except Exception:        # a full disk, a file limit: the grade does not need it
             pass
     emit(event="done")
 
