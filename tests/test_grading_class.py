@@ -188,7 +188,7 @@ def test_late_policy_counts_started_periods_with_grace_and_cap():
         False, 0, None)
 
 
-def test_extensions_move_one_students_deadline(tmp_path):
+def test_extensions_move_one_students_deadline(tmp_path, capsys):
     extensions = tmp_path / "ext.csv"
     extensions.write_text("id,deadline\n12345,2024-01-04T00:00\n", encoding="utf-8")
     assert read_extensions(extensions, UTC) == {
@@ -203,6 +203,12 @@ def test_extensions_move_one_students_deadline(tmp_path):
     klass.annotate(graded)
     assert [(g.student, g.late, klass.late[g.file][1]) for g in graded] == [
         ("12346", "yes", 20.0), ("12345", "no", 0.0)]
+    assert "--extensions names students" not in capsys.readouterr().err
+    extensions.write_text("id,deadline\n12354,2024-01-04T00:00\n", encoding="utf-8")
+    klass = ClassOptions(_args(roster=CANVAS, deadline="2024-01-01T00:00+00:00",
+                               extensions=str(extensions)), tmp_path, tmp_path / "g.csv")
+    klass.select(files)
+    assert "--extensions names students with no file: 12354" in capsys.readouterr().err
     extensions.write_text("id,deadline\n1,2024-01-04\n1,2024-01-05\n", encoding="utf-8")
     with pytest.raises(ValueError, match="line 3: student '1' is listed twice"):
         read_extensions(extensions, UTC)

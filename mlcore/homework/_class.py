@@ -99,11 +99,15 @@ class ClassOptions:
             print(f"skipped {name!r}: {reason}", file=sys.stderr)
         for note in notes:
             _warn(note)
+        owners = {s for s in self.owners.values() if s}
         if self.enrolled is not None:
-            owners = {s for s in self.owners.values() if s}
             strangers = sorted(owners - set(self.enrolled))
             if strangers:
                 _warn(f"students not in --roster-file: {', '.join(strangers)}")
+        known = owners | set(self.enrolled or ())
+        unused = sorted(set(self.extensions) - known)
+        if unused:           # a typo in an id would silently cost a student a penalty
+            _warn(f"--extensions names students with no file: {', '.join(unused)}")
         return files
 
     def _lateness(self, name: str):
