@@ -206,7 +206,8 @@ def test_extensions_move_one_students_deadline(tmp_path, capsys):
     assert "--extensions names students" not in capsys.readouterr().err
     extensions.write_text("id,deadline\n12354,2024-01-04T00:00\n", encoding="utf-8")
     klass = ClassOptions(_args(roster=CANVAS, deadline="2024-01-01T00:00+00:00",
-                               extensions=str(extensions)), tmp_path, tmp_path / "g.csv")
+                               extensions=str(extensions)),
+                         tmp_path, tmp_path / "g.csv")
     klass.select(files)
     assert "--extensions names students with no file: 12354" in capsys.readouterr().err
     extensions.write_text("id,deadline\n1,2024-01-04\n1,2024-01-05\n", encoding="utf-8")
