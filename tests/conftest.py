@@ -23,6 +23,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # -- one chapter only (python scripts/tasks.py test --fast NN) ---------------------
 import re  # noqa: E402
 
+import pytest  # noqa: E402
+
 _CHAPTER = re.compile(r"\b(\d\d)_[a-z][a-z0-9_]*")
 # Files whose tests concern all chapters or the whole grader: left out of a
 # one-chapter run except for their tests parametrized by that chapter.
@@ -34,9 +36,29 @@ def pytest_addoption(parser):
     parser.addoption("--chapter", metavar="NN", default=None,
                      help="run only what concerns chapter NN beside the unit tests: its "
                           "notebook, homework and page tests (tasks.py test --fast NN)")
+    parser.addoption("--notebooks-from-cache", action="store_true", default=False,
+                     help="collect each chapter notebook's code cells as tests judged on the "
+                          "build's run of it (_build/.jupyter_cache) instead of running it "
+                          "again (tasks.py test, after its build)")
 
 
+def pytest_configure(config):
+    if config.getoption("--notebooks-from-cache"):
+        # Registered as a plugin, not a conftest hook: a conftest's collection
+        # hooks see only its own folder, and the notebooks are in chapters/.
+        from notebook_cache import NotebookCachePlugin
+        config.pluginmanager.register(NotebookCachePlugin(), "notebook-cache")
+
+
+# tryfirst: before pytest-xdist's own hook, which appends each test's xdist_group
+# to its node id (--dist loadgroup) and so must see the groups given below.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    _select_chapter(config, items)
+    _group_for_workers(items)
+
+
+def _select_chapter(config, items):
     chapter = config.getoption("--chapter")
     if not chapter:
         return
@@ -53,3 +75,38 @@ def pytest_collection_modifyitems(config, items):
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+# -- how the test command's workers share the tests (--dist loadgroup) ---------------
+#
+# Each xdist group runs on one worker, in collection order. A test without an
+# xdist_group mark of its own is grouped with its file (a module's module-scoped
+# fixtures are built once), which is what --dist loadscope did. The tests that
+# are expensive one by one (a chapter's homework verification, a page of the
+# site) carry a group each, so they spread over the workers; the groups that
+# take longest are sent first (tasks.py passes --no-loadscope-reorder, which
+# keeps this order), so that no long group starts last and leaves the other
+# worker idle.
+_FIRST = ("homework", "tests/test_homework.py", "site-page", "tests/test_lab.py",
+          "tests/test_pdf.py", "tests/test_widgets_speed.py", "tests/test_i18n.py")
+
+
+def _group_for_workers(items):
+    groups = {}
+    for item in items:
+        mark = item.get_closest_marker("xdist_group")
+        if mark:
+            name = mark.args[0] if mark.args else mark.kwargs.get("name", "default")
+        else:
+            name = item.nodeid.split("::", 1)[0]
+            item.add_marker(pytest.mark.xdist_group(name))
+        groups.setdefault(str(name), len(groups))
+
+    def rank(item):
+        name = next(str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group"))
+        first = next((i for i, prefix in enumerate(_FIRST) if name.startswith(prefix)),
+                     len(_FIRST))
+        return first, groups[name]
+    items.sort(key=rank)   # stable: each group keeps its tests' order
+
