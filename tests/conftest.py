@@ -110,3 +110,76 @@ def _group_for_workers(items):
         return first, groups[name]
     items.sort(key=rank)   # stable: each group keeps its tests' order
 
+
+# -- the site's browser tests: one server and one browser per worker ----------------
+#
+# Session-scoped, so that a worker that runs pages of tests/test_site.py and
+# tests/test_site_phone.py between other tests starts Chromium once, and each
+# page is loaded once for both files (test_site.visit_page).
+
+
+@pytest.fixture(scope="session")
+def server():
+    import functools
+    import http.server
+    import threading
+
+    from test_site import HOST, SITE, _missing_site_reason, _QuietHandler
+    reason = _missing_site_reason()
+    if reason:
+        pytest.skip(reason)
+    handler = functools.partial(_QuietHandler, directory=str(SITE))
+    httpd = http.server.ThreadingHTTPServer((HOST, 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://{HOST}:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    from pathlib import Path
+
+    from test_site import CHROMIUM, CHROMIUM_ARGS, IN_CI
+    problem = None
+    if not Path(CHROMIUM).exists():
+        problem = (f"no Chromium at {CHROMIUM}: install Debian's `chromium` "
+                   "(`python scripts/tasks.py test` does so when it runs as root)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        problem = "the playwright package is missing: pip install -r requirements.txt"
+    if problem:
+        if IN_CI:
+            pytest.fail(f"CI=true and the browser test cannot run: {problem}")
+        pytest.skip(problem)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as playwright:
+        # A persistent context is how Playwright takes a fresh --user-data-dir.
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900}, service_workers="block")
+        # Playwright's 30 s default for a click or a screenshot is what a loaded machine
+        # exceeds; a slow action is not a broken page (LOAD-2), so give each two minutes.
+        context.set_default_timeout(120_000)
+        yield context
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def page_visits(server, browser):
+    """``visit(path)``: the facts of one cold load of a page, gathered once per session."""
+    from test_site import visit_page
+    done = {}
+
+    def visit(path):
+        if path not in done:
+            try:
+                done[path] = visit_page(browser, server, path)
+            except Exception as error:      # both tests of the page report it
+                done[path] = error
+        if isinstance(done[path], Exception):
+            raise done[path]
+        return done[path]
+    return visit
