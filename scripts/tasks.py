@@ -380,7 +380,7 @@ def ensure_sandbox() -> None:
 def _phase(classname: str) -> str:
     """The phase a test belongs to, from its JUnit class name."""
     if classname.startswith("chapters"):
-        return "notebooks (nbval)"
+        return "notebooks"
     if classname.startswith("mlcore"):
         return "doctests"
     for module, phase in [("tests.test_homework", "homework"), ("tests.test_site", "site"),
@@ -433,7 +433,23 @@ def _fast_selection(argv: list[str]) -> tuple[list[str], list[str]]:
             ["--chapter", number, *rest])
 
 
+# The whole command, cold, on an idle 2-core machine, and `test --fast NN` (CONTRIBUTING.md).
+BUDGET_SECONDS = 900
+FAST_BUDGET_SECONDS = 180
+
+
+def _machine_line() -> str:
+    """The cores and the load the timings below were measured with (a shared machine is slower)."""
+    try:
+        load = f"{os.getloadavg()[0]:.2f}"
+    except (AttributeError, OSError):   # Windows has no load average
+        load = "unknown"
+    return f"Machine: {os.cpu_count()} cores, 1-minute load average {load}"
+
+
 def cmd_test(argv: list[str]) -> None:
+    everything = time.perf_counter()
+    print(_machine_line(), flush=True)
     paths, argv = _fast_selection(argv)
     python = ensure_venv()
     ensure_browser()
@@ -448,24 +464,32 @@ def cmd_test(argv: list[str]) -> None:
         build_pdf(python)
         print(f"PDF build (wall): {time.perf_counter() - pdf_start:.0f} s", flush=True)
     # One pytest run so that its closing line counts everything: unit tests,
-    # doctests of mlcore, every chapter notebook under nbval, the site tests.
-    # --dist loadscope keeps each notebook in one worker (nbval's cells are
-    # one scope), as the ipywidgets/nbval notes require.
+    # doctests of mlcore, every chapter notebook's cells, the site tests.
+    # The notebooks' cells are judged on the build's own run of them (the
+    # execution cache, which fails the build on any error): a chapter runs once
+    # per command, not again under nbval (tests/conftest.py, --notebooks-from-cache).
+    # --dist loadgroup: tests/conftest.py keeps each file's tests on one worker,
+    # as loadscope did, except the expensive ones (a chapter's homework, a
+    # page of the site) that carry their own group, and sends the longest first.
     workers = os.environ.get("TEST_WORKERS", "2")
     report = BUILD / "test-report.xml"
     # The homework fixtures are inputs of tests/test_homework.py (one sleeps
-    # for a minute as a "heavy" demo), not chapters for nbval to run.
+    # for a minute as a "heavy" demo), not chapters to collect.
     command = [str(python), "-m", "pytest", *paths,
                "--ignore=tests/homework_fixtures",
-               "--doctest-modules", "--nbval-lax", "--nbval-current-env",
-               "-n", workers, "--dist", "loadscope", "-q", "-rs", "--durations=15",
-               f"--junitxml={report}", *argv]
+               "--doctest-modules", "--notebooks-from-cache",
+               "-n", workers, "--dist", "loadgroup", "--no-loadscope-reorder",
+               "-q", "-rs", "--durations=15", f"--junitxml={report}", *argv]
     print("+", " ".join(command), flush=True)
     pytest_start = time.perf_counter()
     returncode = subprocess.run(command, cwd=ROOT, env=_env()).returncode
     if report.exists():
         print(timing_table(report, build_seconds, time.perf_counter() - pytest_start))
     print(f"Test command finished in {time.perf_counter() - start:.0f} s")
+    print(_machine_line())
+    budget = (f"budget {BUDGET_SECONDS} s" if "--chapter" not in argv
+              else f"budget {FAST_BUDGET_SECONDS} s for one chapter")
+    print(f"total wall: {time.perf_counter() - everything:.0f} s ({budget})")
     if returncode:
         sys.exit(returncode)
 

@@ -23,6 +23,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # -- one chapter only (python scripts/tasks.py test --fast NN) ---------------------
 import re  # noqa: E402
 
+import pytest  # noqa: E402
+
 _CHAPTER = re.compile(r"\b(\d\d)_[a-z][a-z0-9_]*")
 # Files whose tests concern all chapters or the whole grader: left out of a
 # one-chapter run except for their tests parametrized by that chapter.
@@ -34,9 +36,29 @@ def pytest_addoption(parser):
     parser.addoption("--chapter", metavar="NN", default=None,
                      help="run only what concerns chapter NN beside the unit tests: its "
                           "notebook, homework and page tests (tasks.py test --fast NN)")
+    parser.addoption("--notebooks-from-cache", action="store_true", default=False,
+                     help="collect each chapter notebook's code cells as tests judged on the "
+                          "build's run of it (_build/.jupyter_cache) instead of running it "
+                          "again (tasks.py test, after its build)")
 
 
+def pytest_configure(config):
+    if config.getoption("--notebooks-from-cache"):
+        # Registered as a plugin, not a conftest hook: a conftest's collection
+        # hooks see only its own folder, and the notebooks are in chapters/.
+        from notebook_cache import NotebookCachePlugin
+        config.pluginmanager.register(NotebookCachePlugin(), "notebook-cache")
+
+
+# tryfirst: before pytest-xdist's own hook, which appends each test's xdist_group
+# to its node id (--dist loadgroup) and so must see the groups given below.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    _select_chapter(config, items)
+    _group_for_workers(items)
+
+
+def _select_chapter(config, items):
     chapter = config.getoption("--chapter")
     if not chapter:
         return
@@ -53,3 +75,111 @@ def pytest_collection_modifyitems(config, items):
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+# -- how the test command's workers share the tests (--dist loadgroup) ---------------
+#
+# Each xdist group runs on one worker, in collection order. A test without an
+# xdist_group mark of its own is grouped with its file (a module's module-scoped
+# fixtures are built once), which is what --dist loadscope did. The tests that
+# are expensive one by one (a chapter's homework verification, a page of the
+# site) carry a group each, so they spread over the workers; the groups that
+# take longest are sent first (tasks.py passes --no-loadscope-reorder, which
+# keeps this order), so that no long group starts last and leaves the other
+# worker idle.
+_FIRST = ("homework", "tests/test_homework.py", "site-page", "tests/test_lab.py",
+          "tests/test_pdf.py", "tests/test_widgets_speed.py", "tests/test_i18n.py")
+
+
+def _group_for_workers(items):
+    groups = {}
+    for item in items:
+        mark = item.get_closest_marker("xdist_group")
+        if mark:
+            name = mark.args[0] if mark.args else mark.kwargs.get("name", "default")
+        else:
+            name = item.nodeid.split("::", 1)[0]
+            item.add_marker(pytest.mark.xdist_group(name))
+        groups.setdefault(str(name), len(groups))
+
+    def rank(item):
+        name = next(str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group"))
+        first = next((i for i, prefix in enumerate(_FIRST) if name.startswith(prefix)),
+                     len(_FIRST))
+        return first, groups[name]
+    items.sort(key=rank)   # stable: each group keeps its tests' order
+
+
+# -- the site's browser tests: one server and one browser per worker ----------------
+#
+# Session-scoped, so that a worker that runs pages of tests/test_site.py and
+# tests/test_site_phone.py between other tests starts Chromium once, and each
+# page is loaded once for both files (test_site.visit_page).
+
+
+@pytest.fixture(scope="session")
+def server():
+    import functools
+    import http.server
+    import threading
+
+    from test_site import HOST, SITE, _missing_site_reason, _QuietHandler
+    reason = _missing_site_reason()
+    if reason:
+        pytest.skip(reason)
+    handler = functools.partial(_QuietHandler, directory=str(SITE))
+    httpd = http.server.ThreadingHTTPServer((HOST, 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://{HOST}:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    from pathlib import Path
+
+    from test_site import CHROMIUM, CHROMIUM_ARGS, IN_CI
+    problem = None
+    if not Path(CHROMIUM).exists():
+        problem = (f"no Chromium at {CHROMIUM}: install Debian's `chromium` "
+                   "(`python scripts/tasks.py test` does so when it runs as root)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        problem = "the playwright package is missing: pip install -r requirements.txt"
+    if problem:
+        if IN_CI:
+            pytest.fail(f"CI=true and the browser test cannot run: {problem}")
+        pytest.skip(problem)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as playwright:
+        # A persistent context is how Playwright takes a fresh --user-data-dir.
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900}, service_workers="block")
+        # Playwright's 30 s default for a click or a screenshot is what a loaded machine
+        # exceeds; a slow action is not a broken page (LOAD-2), so give each two minutes.
+        context.set_default_timeout(120_000)
+        yield context
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def page_visits(server, browser):
+    """``visit(path)``: the facts of one cold load of a page, gathered once per session."""
+    from test_site import visit_page
+    done = {}
+
+    def visit(path):
+        if path not in done:
+            try:
+                done[path] = visit_page(browser, server, path)
+            except Exception as error:      # both tests of the page report it
+                done[path] = error
+        if isinstance(done[path], Exception):
+            raise done[path]
+        return done[path]
+    return visit

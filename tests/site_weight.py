@@ -166,3 +166,29 @@ def cold_load_weight(browser_context, url: str) -> Weight:
         return recorder.weight
     finally:
         page.close()
+
+
+def write_report(path, head: dict, pages: dict) -> None:
+    """Write ``{**head, "pages": pages}`` as JSON, merged with the other workers' pages.
+
+    Under pytest-xdist each worker loads some of the pages; the workers of
+    one run (``PYTEST_XDIST_TESTRUNUID``) merge their pages into one file,
+    under a lock, and a file of an earlier run is replaced.
+    """
+    import fcntl
+    import json
+    import os
+    from pathlib import Path
+
+    path = Path(path)
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        except ValueError:
+            old = {}
+        if run and old.get("run") == run:
+            pages = {**old.get("pages", {}), **pages}
+        report = {**head, "run": run, "pages": dict(sorted(pages.items()))}
+        path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")

@@ -216,11 +216,110 @@ def test_assign_reports_a_stub_that_already_passes(tmp_path):
 # ---------------------------------------------- every chapter, by glob
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def _binds_and_reads(source):
+    """The names a cell binds and the names it reads; None when it is not plain Python."""
+    import ast
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):       # IPython magics: keep the cell
+        return None
+    binds, reads = set(), set()
+
+    def base(node):
+        while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return node.id if isinstance(node, ast.Name) else None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (reads if isinstance(node.ctx, ast.Load) else binds).add(node.id)
+        # x.a = ..., x[i] = ... and a bare x.fit(...) change x: they count as binding it
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
+            binds.add(base(node))
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            binds.add(base(node.value.func))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            binds.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                binds.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, ast.Global):
+            return None
+    return binds - {None}, reads
+
+
+def _stubs_and_what_they_need(student, spec):
+    """The untouched student edition with every code cell its stubs do not need tagged heavy.
+
+    The grader skips cells tagged ``heavy``. An untouched edition's answers
+    are its stubs (``...``) whatever the chapter computes around them, and the
+    checks take every other name from the teacher's reference run, so its
+    grade needs only the stub cells and the cells they read names from (a
+    backward slice over the names cells bind and read; a cell that is not
+    plain Python is kept). Returns the edited notebook and how many cells it
+    skips.
+    """
+    from mlcore.homework._format import META_KEY, TEST_TAGS, tags_of
+    nb = copy.deepcopy(student)
+    anchors = {a for q in spec["questions"] for a in q.get("anchors", [])}
+    names = {q["name"] for q in spec["questions"]}
+    code = [c for c in nb["cells"] if c["cell_type"] == "code" and not tags_of(c) & TEST_TAGS]
+    keep, needed = set(), set()
+    for k in range(len(code) - 1, -1, -1):
+        cell = code[k]
+        meta = (cell.get("metadata") or {}).get(META_KEY) or {}
+        stub = cell.get("id") in anchors or (isinstance(meta, dict) and meta.get("question")
+                                             in names)
+        found = _binds_and_reads("".join(cell["source"]) if isinstance(cell["source"], list)
+                                 else cell["source"])
+        if stub or found is None or found[0] & needed:
+            keep.add(k)
+            if found is not None:
+                needed |= found[1]
+    skipped = 0
+    for k, cell in enumerate(code):
+        if k not in keep:
+            cell["metadata"].setdefault("tags", []).append("heavy")
+            skipped += 1
+    return nb, skipped
+
+
+@pytest.mark.parametrize("chapter", [pytest.param(c, marks=pytest.mark.xdist_group(
+    f"homework-{c.stem}")) for c in CHAPTERS], ids=lambda p: p.stem)
 def test_chapter_solution_gets_full_marks_and_its_student_edition_none(chapter, tmp_path):
+    """assign's verification, with one run of the chapter instead of two.
+
+    ``assign`` grades the solution (full marks; its run is the reference) and
+    then the untouched student edition, which runs the whole chapter again
+    around its stubs. Here the editions are written by ``assign`` and the
+    same verification (``_verify``) judges the same two grades, but the
+    untouched edition runs only its stubs and the cells they need
+    (``_stubs_and_what_they_need``): its answers are the same stubs, and
+    the checks' other names come from the same reference. Should any cell of
+    that run raise (a stub that computes, a cell the slice missed), the whole
+    edition is graded, as assign does.
+    """
+    from mlcore.homework._assign import _verify
     if not parse_questions(_nb(chapter)):
         pytest.skip(f"{chapter.name} has no exercises yet")
-    item, = assign([chapter], tmp_path, limits=Limits(timeout=300))
+    item, = assign([chapter], tmp_path / "out", verify=False)
+    assert item.problems == []
+    spec = load_spec(item.autograder)
+    limits = Limits(timeout=300)
+    reference = tmp_path / "reference"
+    reference.mkdir()
+    item.solution = grade_one(f"{item.chapter} (solution)",
+                              (item.autograder / f"{item.chapter}.ipynb").read_bytes(), spec,
+                              limits, hide=[tmp_path / "out"], keep_reference=reference)
+    student = _nb(item.student)
+    sliced, skipped = _stubs_and_what_they_need(student, spec)
+    item.untouched = grade_one(f"{item.chapter} (untouched)", json.dumps(sliced).encode(), spec,
+                               limits, hide=[tmp_path / "out"], reference=reference)
+    if item.untouched.status != "ok" or item.untouched.notes:
+        item.untouched = grade_one(f"{item.chapter} (untouched)", json.dumps(student).encode(),
+                                   spec, limits, hide=[tmp_path / "out"], reference=reference)
+    _verify(item, spec)
     assert item.problems == []
     coded = {n: s for n, s in item.solution.scores.items() if s is not None}
     assert item.solution.status == "ok"

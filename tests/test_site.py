@@ -4,7 +4,9 @@ Runs in the README's test command after its build (``_build/html``; set
 ``SITE_SOURCE`` to another book folder, e.g. a preview under
 ``_build/preview/``, to test its build instead). It finds every page of
 the built site by itself, serves the site on 127.0.0.1 and, for each page,
-checks what a reader behind a blocked CDN would see:
+in one cold load that also serves tests/test_site_phone.py (``visit_page``;
+one server and one browser per worker, tests/conftest.py), checks what a
+reader behind a blocked CDN would see:
 
 * no console error, no page error, no failed request, no HTTP error, and no
   request to any host but 127.0.0.1 (the site serves everything itself);
@@ -33,18 +35,19 @@ missing the browser tests are skipped with the reason, except under
 
 from __future__ import annotations
 
-import functools
 import http.server
 import json
 import os
 import re
 import sys
-import threading
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 import yaml
+
+from site_weight import MATHJAX_DONE, WeightRecorder, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
 # The book whose built site is tested: this repository, or another book folder
@@ -249,55 +252,12 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def server():
-    reason = _missing_site_reason()
-    if reason:
-        pytest.skip(reason)
-    handler = functools.partial(_QuietHandler, directory=str(SITE))
-    httpd = http.server.ThreadingHTTPServer((HOST, 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://{HOST}:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    problem = None
-    if not Path(CHROMIUM).exists():
-        problem = (f"no Chromium at {CHROMIUM}: install Debian's `chromium` "
-                   "(`python scripts/tasks.py test` does so when it runs as root)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        problem = "the playwright package is missing: pip install -r requirements.txt"
-    if problem:
-        if IN_CI:
-            pytest.fail(f"CI=true and the browser test cannot run: {problem}")
-        pytest.skip(problem)
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    with sync_playwright() as playwright:
-        # A persistent context is how Playwright takes a fresh --user-data-dir.
-        context = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900}, service_workers="block")
-        # Playwright's 30 s default for a click or a screenshot is what a loaded machine
-        # exceeds; a slow action is not a broken page (LOAD-2), so give each two minutes.
-        context.set_default_timeout(120_000)
-        yield context
-        context.close()
-
-
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def weights():
     collected: dict[str, int] = {}
     yield collected
     if collected:
-        report = {"max_page_bytes": MAX_PAGE_BYTES,
-                  "pages": dict(sorted(collected.items()))}
-        REPORT.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        write_report(REPORT, {"max_page_bytes": MAX_PAGE_BYTES}, collected)
 
 
 class PageLog:
@@ -312,6 +272,7 @@ class PageLog:
         self.http_errors: list[str] = []
         self.foreign: list[str] = []
         self.page_bytes: dict[str, int] = {}
+        self.counting = True   # whether a response counts in page_bytes
         self.pending = 0
         page.on("request", lambda request: self._count(+1))
         page.on("requestfinished", lambda request: self._count(-1))
@@ -381,7 +342,7 @@ class PageLog:
             self.http_errors.append(f"{response.status} {url}")
             return
         path = urlsplit(url).path
-        if not url.startswith(self.origin):
+        if not url.startswith(self.origin) or not self.counting:
             return
         # The page's own bytes: its HTML and the images and data it loads;
         # not the shared theme/vendored scripts in _static/ or the search index.
@@ -674,10 +635,39 @@ def _screenshots(page, path: str) -> None:
         figures.nth(i).screenshot(path=str(SHOTS / f"{stem}__figure{i}.png"))
 
 
-@pytest.mark.parametrize("path", PAGES or ["(no built site)"])
-def test_page_works_offline(path, server, browser, weights):
-    page, log = _open(browser, server, path)
+@dataclass
+class Visit:
+    """What one cold load of a page showed, for the tests of both files."""
+
+    offline: list          # problems for test_page_works_offline
+    own_bytes: int         # the page's own bytes over the whole visit (site-report.json)
+    weight: object         # site_weight.Weight of the initial load
+    phone: list            # problems for test_site_phone's layout test
+
+
+def visit_page(browser, server, path: str) -> Visit:
+    """Load ``path`` once, cold, and gather every fact the page tests judge.
+
+    In order: the initial load's weight (no cache, until quiet), the checks
+    of a working offline page at desktop size (they move the figures and
+    click the options), then the phone layout (tests/test_site_phone.py;
+    each explorable shows the narrow version of the frame it was left at).
+    Routing every request (PageLog) disables the browser's cache, so the
+    load is cold, as both tests required of their own load before. (Going
+    from the phone's width back to the desktop's, axe found a display
+    formula of chapter 4 scrollable and not focusable: the phone comes last.)
+    """
+    from test_site_phone import phone_layout
+
+    page = browser.new_page()
     try:
+        log = PageLog(page, server)
+        recorder = WeightRecorder(page)
+        page.goto(server + path, wait_until="load")
+        page.evaluate(MATHJAX_DONE)
+        recorder.settle(page)
+        weight = recorder.weight
+        recorder.detach()
         problems = _check_mathjax(page)
         # The Chinese edition's pages carry the English pages' outputs (the same
         # cached notebooks): their static widgets, animations, live-widget
@@ -697,14 +687,33 @@ def test_page_works_offline(path, server, browser, weights):
         log.settle(page)
         _screenshots(page, path)
         problems += log.problems()
-        weight = sum(log.page_bytes.values())
-        weights[path] = weight
-        if weight >= MAX_PAGE_BYTES:
+        own = sum(log.page_bytes.values())
+        if own >= MAX_PAGE_BYTES:
             heaviest = sorted(log.page_bytes.items(), key=lambda kv: -kv[1])[:3]
-            problems.append(f"page weighs {weight / 1e6:.2f} MB >= 3 MB; heaviest: {heaviest}")
+            problems.append(f"page weighs {own / 1e6:.2f} MB >= 3 MB; heaviest: {heaviest}")
+        # Last, the phone. Its narrow frames are not what a desktop reader loads:
+        # they do not count in the page's own bytes above.
+        log.counting = False
+        phone = phone_layout(page, path)
+        phone += [f"page error: {e}" for e in log.page_errors]
     finally:
         page.close()
-    assert not problems, f"{path}:\n  " + "\n  ".join(problems)
+    return Visit(problems, own, weight, phone)
+
+
+def _site_page(path):
+    """A page's parameter: both files' tests of the page run on one worker, one load."""
+    return pytest.param(path, marks=pytest.mark.xdist_group(f"site-page-{path}"))
+
+
+SITE_PAGES = [_site_page(p) for p in PAGES] or ["(no built site)"]
+
+
+@pytest.mark.parametrize("path", SITE_PAGES)
+def test_page_works_offline(path, page_visits, weights):
+    visit = page_visits(path)
+    weights[path] = visit.own_bytes
+    assert not visit.offline, f"{path}:\n  " + "\n  ".join(visit.offline)
 
 
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"

@@ -1,7 +1,9 @@
 """The built website on a phone, on paper, and by weight (issue 31: UX review D4, D5, item 5).
 
-Reuses the site test's server and browser (``tests/test_site.py``); no build
-of its own. For every page of the built site, one cold load:
+Reuses the site test's server and browser (``tests/conftest.py``: one of each
+per worker); no build of its own. For every page of the built site, the one
+cold load that ``tests/test_site.py`` makes of it (``test_site.visit_page``,
+which calls ``phone_layout`` below right after weighing the load):
 
 * **weight** (``tests/site_weight.py`` defines it): the bytes Chromium receives
   on a cold load from a local server without compression, all requests
@@ -30,12 +32,10 @@ from pathlib import Path
 
 import pytest
 
-from site_weight import MAX_PAGE_BYTES, MAX_SHARED_BYTES, MATHJAX_DONE, WeightRecorder
-from test_site import (PAGES, SHOTS, SITE, SOURCE, _missing_site_reason, browser,  # noqa: F401
-                       server)
+from site_weight import MAX_PAGE_BYTES, MAX_SHARED_BYTES, MATHJAX_DONE, write_report
+from test_site import PAGES, SHOTS, SITE, SITE_PAGES, SOURCE, _missing_site_reason
 
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 # The smallest text of an explorable's frame, as displayed on the phone, in CSS
 # px. The figures' smallest text on the desktop is 6.7 px (a 6-pt legend at
 # 80 dpi; most tick labels are 8.9-11 px); the narrow frames keep every figure
@@ -72,64 +72,62 @@ _FRAMES_LOADED = """() => Array.from(document.querySelectorAll(".mlcore-explore 
                      image.currentSrc.includes("narrow")))"""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def weight_report():
     collected: dict[str, dict] = {}
     yield collected
     if collected:
-        WEIGHT_REPORT.write_text(json.dumps(
-            {"definition": "bytes received on a cold load from a local server without "
-                           "compression, all requests (tests/site_weight.py)",
-             "max_shared_bytes": MAX_SHARED_BYTES, "max_page_bytes": MAX_PAGE_BYTES,
-             "pages": dict(sorted(collected.items()))}, indent=1) + "\n", encoding="utf-8")
+        write_report(WEIGHT_REPORT, {
+            "definition": "bytes received on a cold load from a local server without "
+                          "compression, all requests (tests/site_weight.py)",
+            "max_shared_bytes": MAX_SHARED_BYTES, "max_page_bytes": MAX_PAGE_BYTES}, collected)
 
 
-@pytest.mark.parametrize("path", PAGES or ["(no built site)"])
-def test_page_weight_and_phone_layout(path, server, browser, weight_report):  # noqa: F811
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        page.set_viewport_size(DESKTOP)
-        recorder = WeightRecorder(page)
-        page.goto(server + path, wait_until="load")
-        page.evaluate(MATHJAX_DONE)
-        recorder.settle(page)
-        weight = recorder.weight
-        recorder.detach()
-        weight_report[path] = {"shared": weight.shared, "own": weight.own, "total": weight.total,
-                               "requests": len(weight.requests)}
-        print(f"\n{path}: shared {weight.shared / 1e6:.2f} MB, own {weight.own / 1e6:.2f} MB, "
-              f"initial load {weight.total / 1e6:.2f} MB, {len(weight.requests)} requests")
-        problems = weight.problems()
+def phone_layout(page, path: str) -> list[str]:
+    """The page (loaded at desktop size) at the phone's size: the layout problems found.
 
-        page.set_viewport_size(PHONE)
-        # The page's resize handlers (site.js marks formulas wider than a
-        # line) run before the next frame's callbacks: wait two frames.
-        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.wait_for_function(_FRAMES_LOADED, timeout=60_000)
-        layout = page.evaluate(_NO_SIDEWAYS)
-        if layout["scrolling"] > layout["width"]:
-            problems.append(f"at {PHONE['width']} px the page scrolls sideways "
-                            f"({layout['scrolling']} px wide): {layout['culprits']}")
-        stem = path.removesuffix(".html").replace("/", "__")
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.evaluate("() => window.scrollTo(0, 0)")
-        page.screenshot(path=str(SHOTS / f"phone-{stem}.png"))
-        for i, frame in enumerate(page.evaluate(_FRAMES_SHOWN)):
-            figure = page.locator(f"#{frame['id']}")
-            figure.scroll_into_view_if_needed()
-            figure.screenshot(path=str(SHOTS / f"phone-{stem}__figure{i}.png"))
-            if frame["narrowSet"] and "narrow" not in frame["src"]:
-                problems.append(f"explorable {i}: shows {frame['src'][-40:]}, not its narrow frame")
-            text = frame["textPx"] * frame["shown"] / frame["natural"]
-            if text < TEXT_FLOOR_PX:
-                problems.append(f"explorable {i}: its smallest text shows {text:.1f} px tall "
-                                f"(< {TEXT_FLOOR_PX}); frame {frame['natural']} px shown at "
-                                f"{frame['shown']} px")
-        problems += [f"page error: {e}" for e in errors]
-    finally:
-        page.close()
+    Called by ``test_site.visit_page`` right after the cold load it weighs.
+    """
+    problems = []
+    page.set_viewport_size(PHONE)
+    # The page's resize handlers (site.js marks formulas wider than a
+    # line) run before the next frame's callbacks: wait two frames.
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_function(_FRAMES_LOADED, timeout=60_000)
+    layout = page.evaluate(_NO_SIDEWAYS)
+    if layout["scrolling"] > layout["width"]:
+        problems.append(f"at {PHONE['width']} px the page scrolls sideways "
+                        f"({layout['scrolling']} px wide): {layout['culprits']}")
+    stem = path.removesuffix(".html").replace("/", "__")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"phone-{stem}.png"))
+    for i, frame in enumerate(page.evaluate(_FRAMES_SHOWN)):
+        figure = page.locator(f"#{frame['id']}")
+        figure.scroll_into_view_if_needed()
+        figure.screenshot(path=str(SHOTS / f"phone-{stem}__figure{i}.png"))
+        if frame["narrowSet"] and "narrow" not in frame["src"]:
+            problems.append(f"explorable {i}: shows {frame['src'][-40:]}, not its narrow frame")
+        text = frame["textPx"] * frame["shown"] / frame["natural"]
+        if text < TEXT_FLOOR_PX:
+            problems.append(f"explorable {i}: its smallest text shows {text:.1f} px tall "
+                            f"(< {TEXT_FLOOR_PX}); frame {frame['natural']} px shown at "
+                            f"{frame['shown']} px")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    return problems
+
+
+# One cold load per page serves this test and test_site.test_page_works_offline
+# (test_site.visit_page; the same xdist group, so the same worker).
+@pytest.mark.parametrize("path", SITE_PAGES)
+def test_page_weight_and_phone_layout(path, page_visits, weight_report):
+    visit = page_visits(path)
+    weight = visit.weight
+    weight_report[path] = {"shared": weight.shared, "own": weight.own, "total": weight.total,
+                           "requests": len(weight.requests)}
+    print(f"\n{path}: shared {weight.shared / 1e6:.2f} MB, own {weight.own / 1e6:.2f} MB, "
+          f"initial load {weight.total / 1e6:.2f} MB, {len(weight.requests)} requests")
+    problems = weight.problems() + visit.phone
     assert not problems, f"{path}:\n  " + "\n  ".join(problems)
 
 
@@ -179,7 +177,7 @@ def _squeezed(text: str) -> str:
     return re.sub(r"[\s-]+", "", text)
 
 
-def test_a_printed_chapter_keeps_its_code_and_lists_the_answers(server, browser):  # noqa: F811
+def test_a_printed_chapter_keeps_its_code_and_lists_the_answers(server, browser):
     reason = _missing_site_reason()
     if reason:
         pytest.skip(reason)
