@@ -225,6 +225,28 @@ def load_answers(server, question):
     return answers if isinstance(answers, dict) else {}
 
 
+def run_check(source, n, namespace):
+    """Run check number ``n`` (its code ``source``) in ``namespace``; return its verdict.
+
+    The verdict is ``{"ok": True}`` or ``{"ok": False, "ename": ..., "evalue": ...}``,
+    the error's name being the submission's own for an error raised in its process.
+    ``tests/test_wrong_solutions.py`` runs wrong answers' checks through it in process.
+
+    Examples
+    --------
+    >>> run_check("assert x == 2, 'x must be 2'", 0, {"x": 3})
+    {'ok': False, 'ename': 'AssertionError', 'evalue': 'x must be 2'}
+    """
+    try:
+        exec(compile(source, f"<check {n + 1}>", "exec"), namespace)
+    except BaseException as error:   # noqa: B036 -- a check may raise anything
+        ename = type(error).__name__
+        if isinstance(error, StudentError):
+            ename = str(error).split(":", 1)[0]
+        return {"ok": False, "ename": short(ename), "evalue": short(error)}
+    return {"ok": True}
+
+
 def main():
     job = json.loads(sys.stdin.read())
     emit = events_channel()
@@ -250,17 +272,9 @@ def main():
                                   if k in question["answers"]})
             server.crashed = False
             emit(event="start", q=number, n=n, nonce=nonce)
-            try:
-                exec(compile(source, f"<check {n + 1}>", "exec"), namespace)
-            except BaseException as error:   # noqa: B036 -- a check may raise anything
-                ename = type(error).__name__
-                if isinstance(error, StudentError):
-                    ename = str(error).split(":", 1)[0]
-                emit(event="check", q=number, n=n, ok=False, nonce=nonce,
-                     ename=short(ename), evalue=short(error), crashed=server.crashed)
-            else:
-                emit(event="check", q=number, n=n, ok=True, nonce=nonce,
-                     crashed=server.crashed)
+            verdict = run_check(source, n, namespace)
+            emit(event="check", q=number, n=n, nonce=nonce, crashed=server.crashed,
+                 **verdict)
         emit(event="question", q=number, finished=True)
     server.stop()
     emit(event="done")

@@ -1,0 +1,2 @@
+# wrong: only counts points; a repeated point cannot be labelled both ways
+return len(x) <= 2

@@ -1,0 +1,340 @@
+"""Every autograded question's tests take points from plausible wrong solutions (#39).
+
+``tests/homework_fixtures/wrong/<question>/<name>.py`` holds wrong answers to
+an autograded exercise, each starting with ``# wrong: <what is wrong>``. A
+fixture is the code a student writes in place of the solution cell's ``...``
+(the lines between ``# BEGIN SOLUTION`` and ``# END SOLUTION``, written at
+column 0); a fixture that starts with ``def <answer>`` replaces the whole
+solution cell instead.
+
+For each chapter the teacher's notebook runs once, in process, the way the
+grader's reference run sees it (``autograder_notebook``: no ``heavy`` cells;
+``_plan``: the code cells and each question's snapshot point), but only the
+cells the exercises need (a backward slice over the names the cells bind and
+read), so the whole file costs seconds, not a notebook per fixture. At each
+question's snapshot point its answers are replaced by the fixture's (its
+solution cell run again with the fixture filled in, ``stub_solution``'s
+hole) and its public and hidden checks run with the grader's own
+``run_check`` on the teacher's namespace, restored from ``cloudpickle``
+blobs as ``_checker.py`` restores it. A fixture must fail at least one
+check; the teacher's own solution, filled in through the same path, must
+pass every check.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import functools
+import io
+import json
+import re
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = ROOT / "chapters"
+FIXTURES = Path(__file__).parent / "homework_fixtures" / "wrong"
+MIN_FIXTURES = 3
+# Questions whose hidden tests another branch strengthens (their owners edit
+# those cells): their fixtures may still pass here. Remove an entry once that
+# branch is merged.
+PENDING = {
+    "ex09-envelope": "h-ch0910",
+    "ex11-decode": "h-ch1112",
+    "ex12-threshold": "h-ch1112",
+}
+_HEADER = re.compile(r"^# wrong: \S.*$")
+_LABEL = re.compile(r"^\s*:label:\s*(\S+)\s*$", re.MULTILINE)
+
+
+def _source(cell) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def autograded_labels() -> dict:
+    """``{label: chapter stem}`` of every autograded exercise (a glob over chapters)."""
+    found = {}
+    for path in sorted(CHAPTERS.glob("[0-9][0-9]_*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            tags = set((cell.get("metadata") or {}).get("tags") or [])
+            if "exercise" in tags and "manual" not in tags:
+                label = _LABEL.search(_source(cell))
+                if label:
+                    found[label.group(1)] = path.stem
+    return found
+
+
+LABELS = autograded_labels()
+
+
+def fixture_files() -> list:
+    return sorted(FIXTURES.glob("*/*.py"))
+
+
+# -- which cells the exercises need -------------------------------------------------
+
+
+# Methods that change their object: numpy generators' draws and in-place updates.
+_MUTATORS = {"normal", "uniform", "integers", "random", "choice", "permutation",
+             "permuted", "shuffle", "binomial", "standard_normal",
+             "multivariate_normal",
+             "exponential", "poisson", "beta", "gamma", "multinomial", "dirichlet",
+             "laplace", "spawn", "fit", "partial_fit", "append", "extend", "update",
+             "setdefault", "insert", "sort", "pop", "remove", "clear", "add"}
+
+
+def _scope_reads(table) -> set:
+    """Global names that the functions, lambdas and comprehensions of ``table`` read."""
+    found = set()
+    for child in table.get_children():
+        found |= {s.get_name() for s in child.get_symbols()
+                  if s.is_global() and s.is_referenced()}
+        found |= _scope_reads(child)
+    return found
+
+
+def _bound_and_read(source: str, modules=frozenset()) -> tuple[set, set]:
+    """Names a cell binds (or may change in place) and names it reads from earlier.
+
+    Scopes come from :mod:`symtable`, so a function's parameters and locals and a
+    comprehension's variables are not read from earlier cells; a module-level
+    name whose first use is a binding (a loop variable) is not read either.
+    Imports are not bindings here: every cell's imports run anyway. ``modules``
+    are the names the notebook imports.
+    """
+    import symtable
+
+    tree = ast.parse(source)
+    table = symtable.symtable(source, "<cell>", "exec")
+    symbols = {s.get_name(): s for s in table.get_symbols()}
+    bound = {name for name, s in symbols.items()
+             if s.is_assigned() and not s.is_imported()}
+    first = {}
+    for node in sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)),
+                       key=lambda n: (n.lineno, n.col_offset)):
+        first.setdefault(node.id, isinstance(node.ctx, ast.Load))
+    read = {name for name, s in symbols.items()
+            if s.is_referenced() and first.get(name, True)} | _scope_reads(table)
+    imported = {name for name, s in symbols.items() if s.is_imported()}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
+                node.ctx, ast.Store):
+            base = node.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                bound.add(base.id)
+    # A draw from a generator changes it, and so does handing it to a function as its
+    # random_state: the cells after it see another state.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (isinstance(func, ast.Attribute) and func.attr in _MUTATORS
+                    and isinstance(func.value, ast.Name)
+                    and func.value.id not in modules):
+                bound.add(func.value.id)
+            bound |= {k.value.id for k in node.keywords
+                      if k.arg in ("random_state", "rng")
+                      and isinstance(k.value, ast.Name)}
+    # A statement `model.fit(X, y)` changes `model` without binding it (a module's
+    # functions, `np.mean(...)`, change nothing the checks read).
+    for statement in tree.body:
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+            base = call.func.value
+            while isinstance(base, (ast.Subscript, ast.Attribute, ast.Call)):
+                base = base.func if isinstance(base, ast.Call) else base.value
+            if isinstance(base, ast.Name) and base.id not in modules:
+                bound.add(base.id)
+    return bound, read - imported
+
+
+def imports_of(source: str) -> str:
+    """The cell's top-level import statements (cheap, run even when the cell is not)."""
+    tree = ast.parse(source)
+    return "\n".join(ast.unparse(node) for node in tree.body
+                     if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
+def needed_cells(sources: list, wanted: dict) -> set:
+    """Indices of the cells to run: a backward slice from each question's own code.
+
+    ``wanted`` maps a cell index (a question's snapshot point) to the code whose
+    names must be defined there (its solution cells and its checks).
+    """
+    modules = set()
+    for source in sources:
+        modules |= {name for statement in ast.parse(source).body
+                    if isinstance(statement, (ast.Import, ast.ImportFrom))
+                    for name in (a.asname or a.name.split(".")[0]
+                                 for a in statement.names)}
+    keep, need = set(), set()
+    for k in range(len(sources) - 1, -1, -1):
+        for code in wanted.get(k, []):
+            need |= _bound_and_read(code, modules)[1]
+        bound, read = _bound_and_read(sources[k], modules)
+        if k in wanted or bound & need:
+            keep.add(k)
+            need |= read
+    return keep
+
+
+# -- one chapter: the teacher's run, and each fixture's checks ---------------------
+
+
+def fill_solution(source: str, answer: str) -> str:
+    """The solution cell with ``answer`` in ``stub_solution``'s hole (its ``...``)."""
+    from mlcore.homework._format import stub_solution
+
+    lines = stub_solution(source).split("\n")
+    holes = [i for i, line in enumerate(lines) if line.strip() == "..."]
+    assert len(holes) == 1, f"expected one solution block, found {len(holes)}"
+    indent = lines[holes[0]][: len(lines[holes[0]]) - len(lines[holes[0]].lstrip())]
+    body = [indent + line if line.strip() else ""
+            for line in answer.strip("\n").split("\n")]
+    return "\n".join(lines[: holes[0]] + body + lines[holes[0] + 1:])
+
+
+def teacher_answer(source: str) -> str:
+    """The lines between BEGIN and END SOLUTION, dedented: the reference answer."""
+    import textwrap
+
+    lines = source.split("\n")
+    begin = next(i for i, line in enumerate(lines) if "# BEGIN SOLUTION" in line)
+    end = next(i for i, line in enumerate(lines) if "# END SOLUTION" in line)
+    return textwrap.dedent("\n".join(lines[begin + 1:end]))
+
+
+def _run(source: str, namespace: dict) -> None:
+    with redirect_stdout(io.StringIO()):
+        exec(compile(source, "<cell>", "exec"), namespace)
+
+
+@functools.lru_cache(maxsize=None)
+def chapter_verdicts(chapter: str) -> dict:
+    """``{(question, fixture name): [verdict of each check]}``; ``"reference"`` is the
+    teacher's own solution, filled in like a fixture."""
+    import cloudpickle
+    import matplotlib
+    import nbformat
+
+    from mlcore.homework._checker import run_check
+    from mlcore.homework._format import autograder_notebook
+    from mlcore.homework._grade import _names_used, _plan, build_spec
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    nb = nbformat.reads((CHAPTERS / f"{chapter}.ipynb").read_text(encoding="utf-8"),
+                        as_version=4)
+    graded = autograder_notebook(nb, chapter)
+    spec = build_spec(graded, chapter)
+    sources, _, points, spans, coded, notes = _plan(graded, spec)
+    assert not notes, notes
+    # In the teacher's notebook every cell is the chapter's: a question's span holds
+    # its solution cells only.
+    solution = {n: [sources[k] for k in spans[n]] for n in range(len(coded))}
+    wanted = {}
+    for n, q in enumerate(coded):
+        wanted.setdefault(points[n], []).extend(
+            solution[n] + [t["source"] for t in q["tests"]])
+    keep = needed_cells(sources, wanted)
+    by_point = {}
+    for n, at in enumerate(points):
+        by_point.setdefault(at, []).append(n)
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    _run("from IPython.display import display", namespace)
+    verdicts, carried = {}, {}
+    for k, source in enumerate(sources):
+        _run(source if k in keep else imports_of(source), namespace)
+        plt.close("all")
+        for n in by_point.get(k, []):
+            q = coded[n]
+            tests = [t["source"] for t in q["tests"]]
+            # The reference: the names the checks use, as _checker.py restores them.
+            blobs = {name: cloudpickle.dumps(namespace[name])
+                     for name in sorted(_names_used(tests)) if name in namespace}
+            assert len(solution[n]) == 1, f"{q['name']}: one solution cell expected"
+            cell = solution[n][0]
+            answers = {"reference": teacher_answer(cell)}
+            for path in sorted((FIXTURES / q["name"]).glob("*.py")):
+                answers[path.stem] = path.read_text(encoding="utf-8")
+            for name, answer in answers.items():
+                student = dict(namespace)
+                for a in q["answers"]:
+                    student.pop(a, None)
+                whole = any(re.match(rf"def {re.escape(a)}\(", line)
+                            for a in q["answers"] for line in answer.split("\n"))
+                code = answer if whole else fill_solution(cell, answer)
+                _run(code, student)
+                # _checker.py runs a chapter's checks in one namespace: what the
+                # earlier questions' tests bound stays, under the reference's names.
+                checks = {key: cloudpickle.loads(blob) for key, blob in carried.items()}
+                checks.update({key: cloudpickle.loads(blob)
+                               for key, blob in blobs.items()})
+                checks.update({"__name__": "__main__", "__builtins__": builtins})
+                checks.update({a: student[a] for a in q["answers"] if a in student})
+                verdicts[q["name"], name] = found = []
+                with redirect_stdout(io.StringIO()):
+                    for i, test in enumerate(tests):
+                        found.append(run_check(test, i, checks))
+                        if name != "reference" and not found[-1]["ok"]:
+                            break       # it loses points: the later checks cost time
+                if name == "reference":
+                    for key in set().union(*(_bound_and_read(t)[0] for t in tests)):
+                        if key in checks:
+                            carried[key] = cloudpickle.dumps(checks[key])
+    return verdicts
+
+
+def _params():
+    params = []
+    for path in fixture_files():
+        question = path.parent.name
+        chapter = LABELS.get(question, "unknown")
+        marks = [pytest.mark.xdist_group(chapter)]
+        if question in PENDING:
+            marks.append(pytest.mark.xfail(
+                strict=False, reason=f"strengthened on branch {PENDING[question]}"))
+        params.append(pytest.param(chapter, question, path.stem, marks=marks,
+                                   id=f"{chapter}/{question}/{path.stem}"))
+    return params
+
+
+@pytest.mark.parametrize("chapter", [
+    pytest.param(chapter, marks=pytest.mark.xdist_group(chapter))
+    for chapter in sorted(set(LABELS.values()))])
+def test_reference_solution_keeps_full_marks(chapter):
+    verdicts = chapter_verdicts(chapter)
+    for question in sorted(q for q, c in LABELS.items() if c == chapter):
+        failed = [v for v in verdicts[question, "reference"] if not v["ok"]]
+        assert not failed, f"{question}: the teacher's solution fails {failed}"
+
+
+@pytest.mark.parametrize("chapter, question, fixture", _params())
+def test_wrong_solution_loses_points(chapter, question, fixture):
+    assert question in LABELS, (
+        f"fixtures folder {question!r} names no autograded exercise of the chapters")
+    verdicts = chapter_verdicts(chapter)[question, fixture]
+    assert not all(v["ok"] for v in verdicts), (
+        f"{question}/{fixture}.py (wrong) passes all {len(verdicts)} checks: "
+        "strengthen the question's hidden tests")
+
+
+def test_fixtures_are_marked_wrong():
+    for path in fixture_files():
+        first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+        assert _HEADER.match(first), (
+            f"{path.relative_to(ROOT)}: its first line must be "
+            "'# wrong: <what is wrong>'")
+
+
+def test_every_autograded_question_has_enough_wrong_solutions():
+    counts = {label: len(list((FIXTURES / label).glob("*.py"))) for label in LABELS}
+    few = {label: n for label, n in counts.items() if n < MIN_FIXTURES}
+    assert not few, (
+        f"autograded questions with fewer than {MIN_FIXTURES} wrong-solution fixtures "
+        f"under tests/homework_fixtures/wrong/<label>/ (CONTRIBUTING.md): {few}")
