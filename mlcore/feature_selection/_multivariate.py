@@ -115,7 +115,12 @@ def jmi_select(X, y, k, *, binarize=None):
     :math:`\\sum_{s \\in S} I(x_j, x_s; y)`, the information the *pair*
     carries about the class (Yang and Moody 1999; recommended by Brown et
     al. 2012). Unlike a univariate filter it can find features that are
-    useful only together, as in an XOR. Plug-in MI in nats on 0/1 features;
+    useful only together, as in an XOR, but only when its greedy path
+    reaches one of them: once it has chosen a feature outside the
+    interaction, every candidate independent of y and of that feature has
+    the same pair term in the population, and sampling noise breaks the tie
+    (chapter 7 measures how often it lands on an XOR bit). Plug-in MI in
+    nats on 0/1 features;
     ties go to the smallest column index. Equals a brute force loop (tested).
 
     Parameters and Returns as in :func:`mrmr_select`.
@@ -141,8 +146,11 @@ def stability_selection(estimator, X, y, *, n_subsamples=100, random_state=None)
     (``coef_``, any class). With a threshold :math:`\\pi_{thr} \\in (1/2, 1]`
     on these frequencies, the expected number of noise features selected is
     at most :math:`q^2 / ((2\\pi_{thr} - 1)\\,n)`, where :math:`q` is the
-    average number of features one fit selects (under the paper's
-    exchangeability assumption).
+    average number of features one fit selects (under the paper's two
+    assumptions: the noise features are exchangeable, and the selector is
+    not worse than random guessing). The bound controls something only when
+    :math:`q` is small, about :math:`\\sqrt{(2\\pi_{thr} - 1)\\,n}` or less
+    for at most one noise feature expected: choose the regularization so.
 
     Parameters
     ----------
