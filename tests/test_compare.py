@@ -393,3 +393,30 @@ def test_vectorized_one_nearest_neighbour_equals_scikit_learn():
                  for j in (0, 1)]
         assert np.array_equal(right_a[r], right[0]) and np.array_equal(right_b[r], right[1])
         assert np.isclose(d[r], right[0].mean() - right[1].mean())
+
+
+def test_simulated_pvalues_draw_fresh_splits_in_every_repetition(monkeypatch):
+    # Review 2026-11-27-ch09-10, 10.8: with one split shared by all repetitions the
+    # resampled tests' rates were conditional on that split's test-set overlap. Record
+    # the data each fit sees and recover every repetition's order of its points.
+    from mlcore.compare import _calibration
+    seen = []
+    original = _calibration._accuracy_differences
+
+    def spy(X, y, train, test, learner="midpoint"):
+        seen.append(X[:, test, 0])
+        return original(X, y, train, test, learner)
+
+    monkeypatch.setattr(_calibration, "_accuracy_differences", spy)
+    reps, m = 30, 40
+    simulate_test_pvalues(n_samples=m, n_repetitions=reps, random_state=3)
+    X = np.random.default_rng(3).normal(size=(reps, m, 2))     # the function's first draw
+    assert len(seen) == 10 + 10 + 100 + 10 + 1
+    test_sets = [[frozenset(np.flatnonzero(np.isin(X[r, :, 0], s[r]))) for r in range(reps)]
+                 for s in seen]
+    assert all(len(sets) == reps and all(len(t) == s.shape[1] for t in sets)
+               for sets, s in zip(test_sets, seen))             # every test point found
+    # A split shared by all repetitions would give every repetition the same test
+    # indices; fresh splits give nearly as many index sets as repetitions.
+    distinct = [len(set(sets)) for sets in test_sets]
+    assert min(distinct) > reps - 3, distinct

@@ -456,3 +456,24 @@ def test_D14_a_string_is_refused_naming_the_parameter():
     with pytest.raises(TypeError, match=r"^y_true must be a 1-D array of class labels, "
                                         r"got y_true='abc' of type str"):
         roc_curve("abc", [0.1, 0.2, 0.3])
+
+
+def test_long_double_scores_are_not_tied_by_a_cast_to_float64():
+    # Review 2026-11-27-ch09-10, 9.2: scores that differ only beyond float64's precision
+    # were cast to float64 and tied. They keep their dtype now: every measure equals
+    # scikit-learn's, or its value on the scores' ranks (the same order, float64).
+    from scipy.stats import rankdata
+    from mlcore.evaluation import cost_curve, delong_auc, prg_curve
+    if np.finfo(np.longdouble).eps >= np.finfo(np.float64).eps:
+        pytest.skip("long double is float64 on this platform")
+    y = np.array([0, 1, 0, 1, 1, 0])
+    s = 1 + np.array([1, 2, 3, 4, 4, 6]).astype(np.longdouble) * np.finfo(np.longdouble).eps
+    assert np.all(s.astype(np.float64) == 1)          # float64 would tie them all
+    ranks = rankdata(s)
+    assert np.isclose(auc_rank(y, s), metrics.roc_auc_score(y, s), rtol=0, atol=1e-15)
+    assert np.isclose(average_precision(y, s), metrics.average_precision_score(y, s),
+                      rtol=0, atol=1e-15)
+    assert np.isclose(auc_rank(y, s), auc_rank(y, ranks)) and auc_rank(y, s) != 0.5
+    assert np.allclose(delong_auc(y, s).covariance, delong_auc(y, ranks).covariance)
+    assert np.isclose(cost_curve(y, s).area, cost_curve(y, ranks).area)
+    assert np.isclose(prg_curve(y, s).area, prg_curve(y, ranks).area)

@@ -110,10 +110,12 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, learn
     fitted with array arithmetic for all repetitions at once, so 10 x 10
     repeated cross-validation is cheap. ``learner="1-nn"`` replaces the
     stable midpoint rule by an unstable one, the nearest neighbour on the
-    learner's feature (ties in distance go to the first training point). The index splits are drawn once
-    and shared by the repetitions; as the data are iid this is as random as
-    fresh splits. The McNemar tests use one half for training and the other
-    for testing. A statistic with zero variance gets p = 1.
+    learner's feature (ties in distance go to the first training point).
+    Every repetition draws its own splits (folds, random 90/10 splits,
+    halvings), as a user of the tests does: one split shared by all
+    repetitions would make the rates of the random-split tests conditional on
+    how much that draw's test sets overlap. The McNemar tests use one half for
+    training and the other for testing. A statistic with zero variance gets p = 1.
 
     Returns
     -------
@@ -134,28 +136,38 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, learn
     y = (X[:, :, 0] + weight * X[:, :, 1] + rng.normal(size=(reps, m)) > 0).astype(np.int8)
     columns = {}
 
+    def shuffled():
+        # A fresh random order of every repetition's points, so that fixed index sets
+        # below are fresh random splits in each repetition (one gather, then fast
+        # slicing). With one split shared by all repetitions, the random-split tests'
+        # rates would be conditional on how much that draw's test sets overlap.
+        order = rng.permuted(np.broadcast_to(np.arange(m), (reps, m)), axis=1)
+        return np.take_along_axis(X, order[:, :, None], axis=1), np.take_along_axis(y, order, axis=1)
+
     def kfold(k):
-        folds = np.array_split(rng.permutation(m), k)
-        return np.column_stack([_accuracy_differences(X, y, np.setdiff1d(np.arange(m), f), f, learner)[0]
-                                for f in folds])
+        Xs, ys = shuffled()
+        return np.column_stack([_accuracy_differences(Xs, ys, np.setdiff1d(np.arange(m), f), f,
+                                                      learner)[0]
+                                for f in np.array_split(np.arange(m), k)])
 
     d = kfold(10)
     columns["10-fold paired t"] = _t_pvalues(d, 1 / 10, 9)
     n_test = int(round(0.1 * m))
-    splits = [rng.permutation(m) for _ in range(10)]
-    d = np.column_stack([_accuracy_differences(X, y, p[n_test:], p[:n_test], learner)[0] for p in splits])
+    test, train = np.arange(n_test), np.arange(n_test, m)
+    d = np.column_stack([_accuracy_differences(*shuffled(), train, test, learner)[0]
+                         for _ in range(10)])
     columns["resampled t (10 splits)"] = _t_pvalues(d, 1 / 10, 9)
     columns["corrected resampled t"] = _t_pvalues(d, 1 / 10 + n_test / (m - n_test), 9)
     d = np.column_stack([kfold(10) for _ in range(10)])                           # 10 x 10 CV
     n2 = m / 10
     columns["10x10 CV t (uncorrected)"] = _t_pvalues(d, 1 / 100, 99)
     columns["10x10 corrected repeated CV t"] = _t_pvalues(d, 1 / 100 + n2 / (m - n2), 99)
+    first, second = np.arange(m // 2), np.arange(m // 2, m)
     halves = []
     for _ in range(5):
-        p = rng.permutation(m)
-        first, second = p[: m // 2], p[m // 2:]
-        halves.append([_accuracy_differences(X, y, first, second, learner)[0],
-                       _accuracy_differences(X, y, second, first, learner)[0]])
+        Xs, ys = shuffled()
+        halves.append([_accuracy_differences(Xs, ys, first, second, learner)[0],
+                       _accuracy_differences(Xs, ys, second, first, learner)[0]])
     d = np.stack([np.column_stack(h) for h in halves], axis=1)                      # (reps, 5, 2)
     s2 = ((d - d.mean(axis=2, keepdims=True)) ** 2).sum(axis=2).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -167,8 +179,7 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, learn
     columns["5x2cv Zhou's t"] = np.where(s2 > 0, 2 * stats.t.sf(np.abs(t_zhou), 5), 1.0)
     columns["5x2cv mean-of-ten t"] = np.where(s2 > 0, 2 * stats.t.sf(np.abs(t10), 5), 1.0)
     columns["5x2cv F"] = np.where(s2 > 0, stats.f.sf(f, 10, 5), 1.0)
-    p = rng.permutation(m)
-    _, (right_a, right_b) = _accuracy_differences(X, y, p[: m // 2], p[m // 2:], learner)
+    _, (right_a, right_b) = _accuracy_differences(*shuffled(), first, second, learner)
     b = (right_a & ~right_b).sum(axis=1)
     c = (~right_a & right_b).sum(axis=1)
     n, low = b + c, np.minimum(b, c)

@@ -153,8 +153,10 @@ def bayesian_signed_rank(scores_a, scores_b, *, rope=0.01, prior=0.5, n_samples=
     :math:`\\theta_\\text{rope} = 1 - \\theta_\\text{left} - \\theta_\\text{right}`
     (Walsh averages beyond ± ``rope`` :math:`r`). The returned probabilities
     are the shares of posterior draws in which each of the three is the
-    largest. A large ``p_rope`` says the learners are *equivalent* to within
-    ``rope``, a conclusion no null-hypothesis test can draw. The draws are
+    largest. A large ``p_rope`` says that a difference within ± ``rope`` is
+    the most probable outcome on a data set like these (not that the mean
+    scores differ by less than ``rope``): *practical equivalence*, a
+    conclusion no null-hypothesis test can draw. The draws are
     ``baycomp.SignedRankTest``'s for the same integer ``random_state``, so
     the numbers are equal.
 

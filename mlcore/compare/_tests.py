@@ -350,6 +350,14 @@ def average_ranks(scores):
     scores : array_like of shape (n_datasets, n_learners)
         Higher is better (accuracy, AUC); pass ``-error`` for error rates.
 
+    Notes
+    -----
+    Scores are compared exactly, as stored: two means that are equal in exact
+    arithmetic but differ in the last bit (summed in another order) are *not*
+    tied. Round float scores that should tie first, e.g. to 12 decimals, or
+    rank exact quantities such as pooled error counts (:func:`friedman_test`
+    and :func:`nemenyi_pvalues` rank the same way).
+
     Examples
     --------
     >>> average_ranks([[0.9, 0.8, 0.7], [0.6, 0.6, 0.9]]).tolist()

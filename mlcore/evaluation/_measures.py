@@ -47,6 +47,8 @@ def _check_scores(y_score, name="y_score"):
     Integer scores are ranked and sorted as integers: casting int64 values of
     2^53 or more to float64 would merge neighbours (``2**53`` and
     ``2**53 + 1`` become one float) and create ties that are not in the data.
+    For the same reason floats wider than float64 (``np.longdouble``) keep their
+    dtype; narrower floats become float64.
     Complex numbers and strings are refused rather than silently converted.
     """
     refuse_text(y_score, name, "a 1-D array of real-valued scores")
@@ -57,7 +59,9 @@ def _check_scores(y_score, name="y_score"):
     if kind in "iu":
         return raw
     if kind == "f":
-        scores = raw.astype(float)
+        # float16/32 widen exactly to float64; a wider float (long double) is kept, since
+        # casting it down would tie scores that differ beyond float64's precision.
+        scores = raw if raw.dtype.itemsize > 8 else raw.astype(float)
     elif kind == "O":
         values = raw.tolist()
         if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
