@@ -3,7 +3,7 @@
 and SMOTE's points), which the chapter's bootstrap over one run's out-of-fold
 predictions cannot see: it holds the trained models fixed.
 
-    python scripts/imbalance_seeds.py            # about 15 s of CPU
+    python scripts/imbalance_seeds.py            # minutes of CPU (165 s in one run)
 
 Prints, per remedy, the mean and the spread (sd) over seeds of each measure, and
 the paired differences over seeds that the chapter quotes, with their s.e.

@@ -89,6 +89,12 @@ def test_bad_input():
         ECOCClassifier(_model(), decoding="manhattan").fit(X, y)
     with pytest.raises(ValueError, match="both sides"):
         ECOCClassifier(_model(), code=np.array([[1, 1], [1, -1], [1, 1]])).fit(X, y)
+    # a constant column, as scikit-learn's random code books can hold: the message names
+    # it and says why dropping it is harmless (review ch11-12 N6)
+    with pytest.raises(ValueError, match=r"column 0 has \[1\] only.*cannot change the decoding"):
+        ECOCClassifier(_model(), code=np.array([[1, 1], [1, -1], [1, 1]])).fit(X, y)
+    with pytest.raises(ValueError, match="2 \\* code - 1 \\(and drop any column of one value"):
+        ECOCClassifier(_model(), code=np.array([[1, 0], [1, 1], [1, 0]])).fit(X, y)
     with pytest.raises(ValueError, match="at most 12"):
         coding_matrix(13, "exhaustive")
 

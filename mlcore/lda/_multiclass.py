@@ -238,7 +238,8 @@ class ECOCClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError("code holds only 0 and 1: this looks like a {0, 1} code book (as "
                                  "scikit-learn's OutputCodeClassifier.code_book_ for an estimator "
                                  "without decision_function), where 0 is a side, not 'left out'; "
-                                 "map it to ±1 with 2 * code - 1.")
+                                 "map it to ±1 with 2 * code - 1 (and drop any column of one "
+                                 "value: it cannot change the decoding).")
             if code.ndim != 2 or code.shape[0] != n_classes or not np.isin(code, [-1, 0, 1]).all():
                 raise ValueError(f"code must be a ({n_classes}, n_columns) array of -1, 0 and +1 "
                                  f"(one row per class), got shape {code.shape}.")
@@ -248,8 +249,11 @@ class ECOCClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             targets = column[index]
             used = targets != 0
             if len(np.unique(targets[used])) < 2:
-                raise ValueError("every column of the code needs classes on both sides (+1 and -1) "
-                                 "among the training labels.")
+                raise ValueError(f"every column of the code needs classes on both sides (+1 and -1) "
+                                 f"among the training labels; column {len(self.estimators_)} has "
+                                 f"{np.unique(targets[used]).tolist()} only. A column of one value "
+                                 f"adds the same distance to every class and cannot change the "
+                                 f"decoding: drop it.")
             self.estimators_.append(clone(self.estimator).fit(X[used], targets[used]))
         return self
 

@@ -1,7 +1,8 @@
 """Pruning for :class:`~mlcore.tree.DecisionTreeClassifier`: reduced-error pre- and
-post-pruning on a validation set (Zhou section 4.3), and CART's minimal
-cost-complexity pruning (Breiman et al. 1984, section 3.3), the one behind
-scikit-learn's ``ccp_alpha``.
+post-pruning on a validation set (Zhou section 4.3), and minimal cost-complexity
+pruning as scikit-learn's ``ccp_alpha`` does it: CART's weakest-link algorithm
+(Breiman et al. 1984, section 3.3) with the leaves' weighted impurity as the cost
+:math:`R(T)` where CART uses the training misclassification rate.
 
 Validation samples are routed as :meth:`predict` routes them: a sample whose
 value of the split attribute is missing goes down every branch with the
