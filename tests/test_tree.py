@@ -152,21 +152,92 @@ def test_bad_input():
         DecisionTreeClassifier(categorical_features=[]).fit(pd.DataFrame({"a": ["x", "y"]}), [0, 1])
 
 
-def test_fit_on_white_wine_within_ten_times_sklearn():
+def _cpu_time(call, repeats=3):
+    """Best of ``repeats`` CPU times of ``call()``: robust to a busy machine."""
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        call()
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def test_fit_on_white_wine_within_twenty_times_sklearn_cpu():
+    # The goal is 5x (scripts/bench_tree.py prints the ratio); this fails only far off it.
     X, y = load_wine_quality("white", return_X_y=True)
+    sklearn_time = _cpu_time(lambda: SkTree(criterion="entropy", random_state=0).fit(X, y))
+    ours_time = _cpu_time(lambda: DecisionTreeClassifier().fit(X, y))
+    print(f"\nwhite wine fit: mlcore {ours_time:.2f} s, sklearn {sklearn_time:.3f} s, "
+          f"ratio {ours_time / sklearn_time:.1f}")
+    assert ours_time < 20 * sklearn_time
 
-    def cpu_time(fit):                               # CPU time, best of 3: robust to a busy machine
-        times = []
-        for _ in range(3):
-            start = time.process_time()
-            fit()
-            times.append(time.process_time() - start)
-        return min(times)
 
-    sklearn_time = cpu_time(lambda: SkTree(criterion="entropy", random_state=0).fit(X, y))
-    ours_time = cpu_time(lambda: DecisionTreeClassifier().fit(X, y))
-    print(f"\nwhite wine: mlcore {ours_time:.2f} s, sklearn {sklearn_time:.3f} s, ratio {ours_time / sklearn_time:.1f}")
-    assert ours_time < 20 * sklearn_time + 0.1      # target 10x (scripts/bench_tree.py); fail only far off
+def test_predict_on_white_wine_within_ten_times_sklearn_cpu():
+    X, y = load_wine_quality("white", return_X_y=True)
+    ours, theirs = DecisionTreeClassifier().fit(X, y), SkTree(criterion="entropy", random_state=0).fit(X, y)
+    sklearn_time = _cpu_time(lambda: [theirs.predict(X) for _ in range(10)])
+    ours_time = _cpu_time(lambda: [ours.predict(X) for _ in range(10)])
+    print(f"\nwhite wine predict: ratio {ours_time / sklearn_time:.1f}")
+    assert ours_time < 10 * sklearn_time
+
+
+def _same_tree(a, b):
+    return (a.feature == b.feature and a.threshold == b.threshold and a.depth == b.depth
+            and a.prediction == b.prediction and np.array_equal(a.counts, b.counts)
+            and (a.child_shares is None) == (b.child_shares is None)
+            and (a.child_shares is None or np.array_equal(a.child_shares, b.child_shares))
+            and len(a.children) == len(b.children)
+            and all(_same_tree(x, y) for x, y in zip(a.children, b.children)))
+
+
+@pytest.mark.parametrize("criterion", ["gain", "gain_ratio", "gini"])
+def test_presorted_growth_is_the_general_growth_node_for_node(criterion):
+    # fit grows continuous, complete data on presorted columns (tree/_dense.py); the
+    # general recursion (_grow) is the reference: the same splits, thresholds, counts.
+    rng = np.random.default_rng(0)
+    rounded = np.round(rng.normal(size=(300, 5)), 1)                 # many tied values
+    cases = [(rounded, (rounded[:, 0] + rounded[:, 1] > 0).astype(int) + (rounded[:, 2] > 1)),
+             load_iris(return_X_y=True),
+             make_classification(200, 6, n_informative=3, n_classes=3, random_state=0)]
+    for X, y in cases:
+        for options in ({}, {"max_depth": 3}, {"min_samples_split": 20}):
+            fast = DecisionTreeClassifier(criterion, **options).fit(X, y)
+            general = DecisionTreeClassifier(criterion, **options)
+            general._X = general._columns(X, fitting=True)
+            general.classes_, general._y = np.unique(y, return_inverse=True)
+            root = general._grow(np.arange(len(y)), np.ones(len(y)), set(), 0, None, None)
+            assert _same_tree(fast.tree_, root), (criterion, options)
+
+
+def test_vectorized_prediction_equals_the_walk_of_each_row():
+    # predict_proba descends all rows at once; the recursive walk of _proba_one is the
+    # reference, including missing values (mixed branches), unseen categories and a
+    # pruned copy (whose arrays must describe the pruned tree).
+    X, y = load_wine_quality("red", return_X_y=True)
+    X = np.asarray(X, dtype=float)[:600]
+    y = np.asarray(y)[:600]
+    holes = X.copy()
+    holes[::7, 3] = np.nan
+    holes[::11, 0] = np.nan
+
+    def walk(tree, data):
+        return np.array([tree._proba_one(tree.tree_, row)
+                         for row in zip(*tree._columns(data, fitting=False))])
+
+    for criterion in ("gain", "gain_ratio", "gini"):
+        tree = DecisionTreeClassifier(criterion, max_depth=8).fit(holes, y)
+        for data in (X, holes):
+            np.testing.assert_array_equal(tree.predict_proba(data), walk(tree, data))
+        pruned = tree.pruned(0.01)
+        assert pruned.n_leaves() < tree.n_leaves()
+        np.testing.assert_array_equal(pruned.predict_proba(holes), walk(pruned, holes))
+    frame = pd.DataFrame({"colour": ["green", "black", "white", "green", "black", "white"] * 3,
+                          "size": np.arange(18.0)})
+    labels = np.array([0, 1, 1, 0, 1, 0] * 3)
+    tree = DecisionTreeClassifier().fit(frame, labels)
+    unseen = frame.copy()
+    unseen.loc[[0, 4], "colour"] = ["pink", None]
+    np.testing.assert_array_equal(tree.predict_proba(unseen), walk(tree, unseen))
 
 
 def test_figure():

@@ -12,6 +12,8 @@ widths by their (Laplace) evidence instead of choosing one.
 
 from __future__ import annotations
 
+import numbers
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,9 +96,10 @@ def importance_posterior(X, y, tau, *, n_draws=20_000, df=5.0, scale=1.2, fit_in
     n_draws : int, default=20_000
         Proposal draws, >= 2.
     df : float, default=5.0
-        Degrees of freedom of the t proposal, > 0 (``np.inf``: a Gaussian).
+        Degrees of freedom of the t proposal, >= 0.1 (above 1e6, and
+        ``np.inf``: a Gaussian).
     scale : float, default=1.2
-        Widening of the proposal relative to the Laplace Gaussian, > 0.
+        Widening of the proposal relative to the Laplace Gaussian, in [1e-3, 1e3].
     fit_intercept : bool, default=True
     random_state : int, Generator, RandomState or None, default=None
 
@@ -115,17 +118,24 @@ def importance_posterior(X, y, tau, *, n_draws=20_000, df=5.0, scale=1.2, fit_in
     """
     tau = check_real(tau, "tau", low=0, low_open=True, why="it is the prior standard deviation")
     n_draws = check_int(n_draws, "n_draws", low=2, why="it is the number of proposal draws")
-    if isinstance(df, bool) or not isinstance(df, (int, float, np.floating, np.integer)) or \
-            not df > 0:
-        raise ValueError(f"df must be a number > 0 (np.inf allowed), got df={df!r}.")
-    scale = check_real(scale, "scale", low=0, low_open=True)
+    if isinstance(df, numbers.Real) and not isinstance(df, bool) and df == np.inf:
+        df = np.inf
+    else:
+        # Below 0.1 degrees of freedom the t proposal's chi-square mixing draws
+        # underflow to 0 (df = 0.02: draws at inf, ESS and evidence NaN).
+        df = check_real(df, "df", low=0.1, why="the proposal's degrees of freedom; "
+                        "np.inf for a Gaussian")
+    # Outside [1e-3, 1e3] the proposal's covariance underflows to a singular
+    # matrix or its draws overflow: no importance weight would be usable.
+    scale = check_real(scale, "scale", low=1e-3, high=1e3,
+                       why="the widening of the proposal relative to the Laplace Gaussian")
     laplace = LaplaceLogisticRegression(tau=tau, fit_intercept=fit_intercept).fit(X, y)
     X1 = _design(check_array(X, "X", ndim=2), fit_intercept)
     y01 = (np.asarray(y) == laplace.classes_[1]).astype(float)
     d = laplace.theta_.size
     cov = laplace.posterior_cov_ * scale**2
     rng = as_random_state(random_state)
-    if np.isinf(df):
+    if df > 1e6:      # a t with a million degrees of freedom is a Gaussian to 1e-6
         proposal = stats.multivariate_normal(laplace.theta_, cov, allow_singular=False)
     else:
         proposal = stats.multivariate_t(laplace.theta_, cov, df=float(df), allow_singular=False)

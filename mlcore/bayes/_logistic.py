@@ -147,7 +147,10 @@ def probit_predictive(mean, variance):
 def log_loss_from_logit(y_true, logit):
     """Per-point log loss :math:`\\log(1 + e^{z}) - yz` of the probability :math:`\\sigma(z)`, exactly.
 
-    Computed from the log-odds ``logit`` (``np.logaddexp(0, z) - y z``), so a
+    Computed from the log-odds ``logit`` as ``np.logaddexp(0, -z)`` for
+    label 1 and ``np.logaddexp(0, z)`` for label 0 (the same value as
+    :math:`\\log(1 + e^{z}) - yz`, without its cancellation: for label 1 and
+    :math:`z = 40` the loss is :math:`4.2 \\times 10^{-18}`, not 0), so a
     probability that rounds to 0 or 1 in floating point still gets its
     true loss: :math:`\\sigma(40) = 1` in double precision, yet the loss of
     label 0 there is 40 nats, not the ``-log(eps)`` or ``-log(1e-15)`` of a
@@ -170,12 +173,16 @@ def log_loss_from_logit(y_true, logit):
     --------
     >>> log_loss_from_logit([1, 0, 0], [0.0, 2.0, 40.0]).round(4)
     array([ 0.6931,  2.1269, 40.    ])
+    >>> float(log_loss_from_logit([1], [40.0])[0])      # e^-40, not 0
+    4.248354255291589e-18
     """
     y_true = check_array(y_true, "y_true", ndim=1)
     logit = check_array(logit, "logit", ndim=1, length=y_true.size)
     if not np.all((y_true == 0) | (y_true == 1)):
         raise ValueError(f"y_true must hold labels 0 and 1, got the values {np.unique(y_true)[:5]}.")
-    return np.logaddexp(0.0, logit) - y_true * logit
+    # log(1 + e^z) - z for label 1 cancels to 0 once e^-z < eps (z >= 37);
+    # log(1 + e^-z) is the same number computed without the subtraction.
+    return np.logaddexp(0.0, np.where(y_true == 1, -logit, logit))
 
 
 class MAPLogisticRegression(ClassifierMixin, BaseEstimator):

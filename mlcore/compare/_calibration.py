@@ -34,6 +34,14 @@ def five_by_two_null_sizes(*, n_draws=200_000, alpha=0.05, random_state=None):
     - Alpaydin's :math:`F = \\sum d^2/(2\\sum s_i^2) = (1 + \\sum S_i^2/\\sum\\Delta_i^2)/2`
       is exactly :math:`(1 + F_{5,5})/2`, not :math:`F_{10,5}`.
 
+    Parameters
+    ----------
+    n_draws : int in [10, 1e8], default=200_000
+        Simulated sets of ten differences.
+    alpha : float in [1e-15, 1), default=0.05
+        The nominal level.
+    random_state : int, Generator, RandomState or None, default=None
+
     Returns
     -------
     pandas.DataFrame
@@ -50,7 +58,11 @@ def five_by_two_null_sizes(*, n_draws=200_000, alpha=0.05, random_state=None):
     True
     """
     n_draws = check_int(n_draws, "n_draws", low=10, high=10**8)
-    alpha = check_probability(alpha, "alpha", why="it is the nominal level")
+    # Below 1e-15 SciPy's t and F quantiles fail (t.isf(5e-309, 5) is -inf,
+    # f.isf(1e-20, 10, 5) is inf, giving sizes 1.0 and 2.0), and no affordable
+    # n_draws could see a rejection anyway.
+    alpha = check_real(alpha, "alpha", low=1e-15, high=1, high_open=True,
+                       why="the nominal level; below 1e-15 the reference quantiles are unreliable")
     d = as_generator(random_state).normal(size=(n_draws, 5, 2))
     s2 = ((d - d.mean(axis=2, keepdims=True)) ** 2).sum(axis=2).sum(axis=1)     # sum_i s_i^2
     t_crit = stats.t.isf(alpha / 2, 5)
@@ -195,12 +207,38 @@ def simulate_test_pvalues(*, weight=1.0, n_samples=60, n_repetitions=2000, learn
 def rejection_table(pvalues, *, alpha=0.05):
     """Rejection rate at ``alpha`` of each column of :func:`simulate_test_pvalues`, with its Monte Carlo s.e.
 
+    Parameters
+    ----------
+    pvalues : pandas.DataFrame or array_like of shape (n_repetitions, n_tests)
+        One column of p-values per test, each in [0, 1], at least one row.
+    alpha : float in (0, 1), default=0.05
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``rate`` and ``se``, one row per test.
+
     Examples
     --------
     >>> rejection_table(pd.DataFrame({"t": [0.01, 0.2, 0.5, 0.04]}))["rate"].tolist()
     [0.5]
     """
     alpha = check_probability(alpha, "alpha", why="it is the level of the tests")
+    if pvalues is None:
+        raise TypeError("pvalues must be a DataFrame or 2-D array of p-values, got None.")
     pvalues = pd.DataFrame(pvalues)
+    if pvalues.size == 0:
+        raise ValueError(f"pvalues must hold at least one row and one column, got shape "
+                         f"{pvalues.shape}.")
+    values = pvalues.to_numpy()
+    if values.dtype.kind not in "biuf" and not all(k in "biuf" for k in pvalues.dtypes.map(
+            lambda d: d.kind)):
+        raise TypeError(f"pvalues must hold numbers, got dtypes {sorted(set(map(str, pvalues.dtypes)))}.")
+    values = values.astype(float)
+    # A NaN would count as "not rejected" and a p above 1 is no p-value: both
+    # would bias the rate silently.
+    if not np.all((values >= 0) & (values <= 1)):
+        bad = values[~((values >= 0) & (values <= 1))][0]
+        raise ValueError(f"pvalues must lie in [0, 1] (no NaN), got a value {bad!r}.")
     rate = (pvalues <= alpha).mean()
     return pd.DataFrame({"rate": rate, "se": np.sqrt(rate * (1 - rate) / len(pvalues))})

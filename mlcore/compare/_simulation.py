@@ -79,9 +79,12 @@ def bias_variance_decomposition(estimator, X_train, y_train, X_test, y_test, *, 
     for i in range(n_rounds):
         rows = rng.choice(indices, size=indices.size, replace=True)
         predictions[i] = clone(estimator).fit(X_train[rows], y_train[rows]).predict(X_test)
-    if loss == "mse" and not np.all(np.isfinite(predictions)):
-        raise ValueError("the estimator returned NaN or inf predictions (e.g. on subnormal or extreme "
-                         "X_train values); rescale X_train and X_test.")
+    # Finite predictions beyond 1e150 (a regression on X near 1e-308) still
+    # overflow once squared: refuse them like NaN, never return inf.
+    if loss == "mse" and not np.all(np.abs(predictions) <= 1e150):
+        raise ValueError("the estimator returned NaN or inf predictions, or predictions beyond "
+                         "1e150 in magnitude whose squared errors overflow (e.g. on subnormal or "
+                         "extreme X_train values); rescale X_train and X_test.")
     if loss == "mse":
         main = predictions.mean(axis=0)
         expected = float(np.mean((predictions - y_test) ** 2))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 from sklearn.base import clone, is_classifier
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import train_test_split
@@ -444,5 +444,6 @@ def nemenyi_critical_difference(n_learners, n_datasets, *, alpha=0.05):
         # SciPy's studentized-range quantile saturates (at 100 or inf) below ~1e-12. In the far
         # tail the range exceeds q when one of the k(k-1)/2 pairs does: P = k(k-1) P(Z > q/sqrt 2)
         # (equal to SciPy's to 4e-6 relative at alpha = 1e-10, k <= 10).
-        q = stats.norm.isf(alpha / (k * (k - 1)))
+        # On the log scale: alpha / (k(k-1)) underflows to 0 for alpha = 5e-324 (q = inf).
+        q = -special.ndtri_exp(np.log(alpha) - np.log(k * (k - 1)))
     return float(q * np.sqrt(k * (k + 1) / (6 * n)))

@@ -18,14 +18,31 @@ from typing import NamedTuple
 import numpy as np
 
 from .._validation import check_int
-from ._measures import _check_binary, _check_scores
+from ._measures import _check_binary, _check_labels, _check_scores
 
 
 _RESOLUTION = np.finfo(float).resolution      # 1e-15
 
 
 def _check_probabilities(y_true, y_prob, pos_label):
-    positive, prob = _check_binary(y_true, y_prob, pos_label)
+    labels = _check_labels(y_true, "y_true")
+    present = np.unique(labels).tolist()
+    if len(present) == 1:
+        # One class is a real case for a probability score (the calibration
+        # of a sub-population; scikit-learn's brier_score_loss and
+        # calibration_curve accept it), unlike for a curve, which needs both.
+        prob = _check_scores(y_prob, "y_prob")
+        if prob.shape != labels.shape:
+            raise ValueError(f"y_true and y_prob must have the same length, got {labels.size} "
+                             f"labels and {prob.size} probabilities.")
+        if pos_label is None:
+            if not set(present) <= {0, 1, -1}:
+                raise ValueError(f"y_true has the one label {present[0]!r}; say with pos_label "
+                                 "which label is the positive class.")
+            pos_label = 1
+        positive = labels == pos_label
+    else:
+        positive, prob = _check_binary(y_true, y_prob, pos_label)
     prob = prob.astype(float)
     if np.any((prob < 0) | (prob > 1)):
         bad = prob[(prob < 0) | (prob > 1)][0]
@@ -38,7 +55,8 @@ def brier_score(y_true, y_prob, *, pos_label=None):
 
     A constant prediction equal to the share :math:`\pi` of positives scores
     :math:`\pi(1 - \pi)`; a scorer above that is worse than knowing only the
-    class proportions.
+    class proportions. ``y_true`` may hold one class only (as in
+    ``sklearn.metrics.brier_score_loss``): the score of a sub-population.
 
     Examples
     --------
@@ -69,7 +87,8 @@ def reliability_table(y_true, y_prob, *, n_bins=10, pos_label=None):
 
     Bin ``k`` holds the probabilities in ``(k/n_bins, (k+1)/n_bins]``, the
     first bin includes 0. Empty bins are left out. Both as in
-    ``sklearn.calibration.calibration_curve(strategy="uniform")``.
+    ``sklearn.calibration.calibration_curve(strategy="uniform")``, which also
+    accepts a ``y_true`` of one class.
 
     Examples
     --------

@@ -37,8 +37,11 @@ def achievable_pr_area(y_true, y_score, *, pos_label=None):
         \frac{1}{m^+}\int_{TP_a}^{TP_b}\frac{u}{k u + c}\,du
         = \frac{1}{m^+}\Bigl[\frac uk - \frac{c}{k^2}\ln(k u + c)\Bigr]_{TP_a}^{TP_b}.
 
-    It differs from :func:`average_precision` (which charges a whole block of
-    tied scores the precision at its end) only where samples enter in blocks.
+    It differs from :func:`average_precision` (a step function: each new
+    positive is charged the precision at its own threshold) wherever a
+    positive enters after a negative, ties or not: between the two points the
+    interpolated precision is below the step's, so the area is smaller
+    (``[0, 1]`` scored ``[0.9, 0.1]``: AP 0.5, area :math:`1 - \ln 2 = 0.307`).
 
     Examples
     --------
@@ -62,9 +65,12 @@ class PRGCurve(NamedTuple):
     """The result of :func:`prg_curve`."""
 
     recall_gain: np.ndarray
-    """:math:`(R - \\pi)/((1 - \\pi)R)` at each threshold, rising to 1."""
+    """:math:`(R - \\pi)/((1 - \\pi)R)` at each threshold, rising to 1; ``-inf`` at a
+    threshold with no true positive yet (its limit as TP falls to 0)."""
     precision_gain: np.ndarray
-    """:math:`(P - \\pi)/((1 - \\pi)P)` at each threshold (0 where everything is predicted positive)."""
+    """:math:`(P - \\pi)/((1 - \\pi)P)` at each threshold (0 where everything is
+    predicted positive; ``-inf`` where TP = 0, as for the recall gain). The
+    ``-inf`` points lie left of RG = 0, so the area never uses them."""
     thresholds: np.ndarray
     """The falling distinct scores; predict positive when score >= threshold."""
     area: float

@@ -14,10 +14,11 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_array, check_int, check_labels, check_real
+from .._validation import check_array, check_int, check_labels, check_real, refuse_text
 
 
 def _check_discrete(values, name):
+    refuse_text(values, name, "a non-empty 1-D array of discrete values")
     values = np.asarray(values)
     if values.ndim != 1 or values.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-D array, got shape {values.shape}.")

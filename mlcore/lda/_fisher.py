@@ -88,6 +88,12 @@ def fisher_direction(X, y):
     True
     """
     X, y, classes = _check_two_class(X, y, cap=False)
+    # Work on each column divided by its largest magnitude and map the
+    # direction back at the end (it is unit-equivariant): the class means of
+    # entries near 1e308 overflow to inf in X's own units.
+    units = np.abs(X).max(axis=0)
+    units[units == 0] = 1.0
+    X = X / units
     first = y == classes[0]
     mean0, mean1 = X[first].mean(axis=0), X[~first].mean(axis=0)
     difference = mean0 - mean1
@@ -111,6 +117,7 @@ def fisher_direction(X, y):
     else:
         w = V @ ((V.T @ d) / s[:rank] ** 2)
     w = (w / np.abs(w).max()) * (scale.min() / scale)   # back to X's units, no overflow
+    w = (w / np.abs(w).max()) * (units.min() / units)
     return w / np.linalg.norm(w)
 
 

@@ -134,7 +134,9 @@ def smote(X, y, k_neighbors=5, random_state=None):
     peak = np.abs(X_min).max()
     # Squared distances would overflow (or underflow) at extreme scales: search on X scaled
     # by a power of two, which keeps every distance's ordering exactly.
-    scaled = X_min * 2.0 ** -np.floor(np.log2(peak)) if (peak > 1e150 or 0 < peak < 1e-150) else X_min
+    # ldexp, not X * 2.0**-e: for subnormal X, 2.0**1063 itself overflows to inf.
+    exponent = int(np.floor(np.log2(peak))) if (peak > 1e150 or 0 < peak < 1e-150) else 0
+    scaled = np.ldexp(X_min, -exponent) if exponent else X_min
     neighbours = NearestNeighbors(n_neighbors=k + 1).fit(scaled).kneighbors(scaled, return_distance=False)[:, 1:]
     picks = rng.randint(low=0, high=neighbours.size, size=n_new)
     steps = rng.uniform(size=n_new)[:, None]
@@ -227,7 +229,7 @@ def undersampling_correction(p_balanced, beta):
     class-conditional densities unchanged (a prior shift). Bayes' rule then
     gives the original posterior from the undersampled one :math:`p_s`:
 
-    .. math:: p = \\frac{\\beta p_s}{\\beta p_s - p_s + 1}
+    .. math:: p = \\frac{\\beta p_s}{\\beta p_s + (1 - p_s)}
 
     (Dal Pozzolo, Caelen, Johnson and Bontempi, 2015). For a balanced
     undersample :math:`\\beta = m^+/m^-`, and thresholding :math:`p` at
@@ -253,7 +255,10 @@ def undersampling_correction(p_balanced, beta):
     p = _check_proba(p_balanced, "p_balanced")
     beta = check_real(beta, "beta", low=0, high=1, low_open=True,
                       why="the share of negatives kept by undersampling")
-    return beta * p / (beta * p - p + 1)
+    # beta*p + (1 - p), not beta*p - p + 1: the latter cancels for small beta
+    # and p near 1 (p = 1, beta = 1e-17 gave inf). Both terms are >= 0 and at
+    # least one is > 0, so the result is always in [0, 1].
+    return beta * p / (beta * p + (1 - p))
 
 
 def best_f1_threshold(y_true, y_score):
@@ -271,7 +276,10 @@ def best_f1_threshold(y_true, y_score):
 
     Returns
     -------
-    threshold, f1 : float
+    threshold : float
+        An exact ``int`` for integer scores beyond :math:`2^{53}`, which a
+        float cannot tell apart.
+    f1 : float
 
     Examples
     --------
@@ -282,11 +290,16 @@ def best_f1_threshold(y_true, y_score):
     truth = check_array(y_true, "y_true", ndim=1, length=len(score))
     if not np.isin(truth, [0, 1]).all() or truth.sum() == 0:
         raise ValueError("y_true must hold labels 0 and 1 with at least one positive (1).")
-    order = np.argsort(-score, kind="stable")
+    raw = np.asarray(y_score)
+    exact = raw.dtype.kind in "iu" and raw.size and np.abs(raw).max() > 2**53
+    if exact:     # float64 would merge distinct integers beyond 2**53 into false ties
+        score = raw
+    order = np.argsort(score, kind="stable")[::-1]       # descending; no negation (int overflow)
     s, t = score[order], truth[order]
     last = np.r_[s[1:] != s[:-1], True]                  # the end of each run of tied scores
     tp = np.cumsum(t)[last]
     predicted = np.arange(1, len(s) + 1)[last]
     f1 = 2 * tp / (predicted + truth.sum())
     best = int(np.argmax(f1))                            # first maximum: the largest threshold
-    return float(s[last][best]), float(f1[best])
+    threshold = s[last][best]
+    return (int(threshold) if exact else float(threshold)), float(f1[best])

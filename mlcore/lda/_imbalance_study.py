@@ -87,6 +87,8 @@ def remedy_study(X, y, remedies=REMEDIES, *, estimator=None, n_splits=5, random_
         raise ValueError(f"y must hold the labels 0 and 1 (1 = the rare class), got {classes.tolist()}.")
     if isinstance(remedies, str) or not all(isinstance(r, str) and r in REMEDIES for r in remedies):
         raise ValueError(f"remedies must be a list of names from {list(REMEDIES)}, got {remedies!r}.")
+    if len(remedies) == 0:
+        raise ValueError(f"remedies must name at least one remedy from {list(REMEDIES)}, got [].")
     n_splits = check_int(n_splits, "n_splits", low=2, high=int(min(np.bincount(y.astype(int)))),
                          why="each fold needs a sample of each class")
     if estimator is None:

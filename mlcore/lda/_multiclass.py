@@ -95,20 +95,53 @@ def coding_matrix(n_classes, kind="dense-random", *, code_size=2.0, random_state
 
 
 def _random_code(n, n_columns, rng):
-    """One random ±1 code: no constant column, no column repeated up to sign when avoidable."""
-    columns, seen = [], set()
-    for _ in range(200 * n_columns):
-        column = rng.choice([-1, 1], size=n)
-        if abs(column.sum()) == n:
-            continue                                      # one class against nothing
-        key = tuple(column * column[0])                   # a column and its negation are one split
-        if key in seen and len(seen) < 2 ** (n - 1) - 1:
-            continue
-        seen.add(key)
-        columns.append(column)
-        if len(columns) == n_columns:
-            break
+    """One random ±1 code: no constant column, no column repeated up to sign when avoidable.
+
+    Candidates are drawn in batches (a Python call per column made
+    ``code_size=1000`` take minutes), then the generator is rewound and
+    advanced by exactly the candidates used, so the random stream, and every
+    code drawn from a seed, is the one of drawing column by column.
+    """
+    distinct = 2 ** (n - 1) - 1 if n < 64 else np.inf     # splits up to sign
+    weights = 2.0 ** np.arange(n)                          # a split's key, exact for n < 53
+    columns, seen, budget = [], set(), 200 * n_columns
+    while budget > 0 and len(columns) < n_columns:
+        batch = int(min(budget, max(64, 2 * (n_columns - len(columns)))))
+        state = _snapshot(rng)
+        candidates = rng.choice([-1, 1], size=(batch, n))
+        signed = candidates * candidates[:, :1] > 0       # a column and its negation are one split
+        if n < 53:
+            keys = (signed @ weights).tolist()
+        else:
+            keys = [row.tobytes() for row in signed]
+        constant = (np.abs(candidates.sum(axis=1)) == n).tolist()
+        used = batch
+        for i in range(batch):
+            if constant[i]:
+                continue                                  # one class against nothing
+            if keys[i] in seen and len(seen) < distinct:
+                continue
+            seen.add(keys[i])
+            columns.append(candidates[i])
+            if len(columns) == n_columns:
+                used = i + 1
+                break
+        if used < batch:                                  # rewind: consume exactly what was used
+            _restore(rng, state)
+            rng.choice([-1, 1], size=(used, n))
+        budget -= used
     return np.array(columns).T
+
+
+def _snapshot(rng):
+    return rng.get_state() if hasattr(rng, "get_state") else rng.bit_generator.state
+
+
+def _restore(rng, state):
+    if hasattr(rng, "set_state"):
+        rng.set_state(state)
+    else:
+        rng.bit_generator.state = state
 
 
 def code_separation(code):

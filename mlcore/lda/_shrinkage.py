@@ -141,13 +141,40 @@ def ledoit_wolf(X):
     if np.abs(X).max() > 1e75:
         raise ValueError("X must lie within [-1e75, 1e75] (fourth powers would overflow); rescale X.")
     m, n = X.shape
-    Z = X - X.mean(axis=0)
+    # alpha is scale-invariant and the estimate scale-equivariant (cX -> c^2 S):
+    # compute on X / max|X| so that data in tiny units do not underflow b2 and
+    # d2 to 0 (X * 1e-100 returned alpha = 0, the unshrunk S), then scale back.
+    unit = np.abs(X).max()
+    if unit == 0:
+        return np.zeros((n, n)), 0.0
+    Z = (X - X.mean(axis=0)) / unit
     S = Z.T @ Z / m
     mu = np.trace(S) / n
     d2 = (np.sum(S**2) - 2 * mu * np.trace(S) + n * mu**2) / n
     b2 = (np.sum(np.sum(Z**2, axis=1) ** 2) / m - np.sum(S**2)) / (n * m)
-    alpha = 0.0 if d2 == 0 else float(min(b2, d2) / d2)
-    return (1 - alpha) * S + alpha * mu * np.eye(n), alpha
+    # b2 can round to a tiny negative number (two rows gave -3e-16): clip into [0, 1].
+    alpha = 0.0 if d2 <= 0 else float(np.clip(min(b2, d2) / d2, 0.0, 1.0))
+    return ((1 - alpha) * S + alpha * mu * np.eye(n)) * unit**2, alpha
+
+
+def _solve_in_standard_units(covariance, means, exact):
+    """``coef`` with ``coef_k = covariance^{-1} means_k``, solved where the units cannot matter.
+
+    With ``s`` the square roots of the covariance's diagonal,
+    ``covariance = diag(s) C diag(s)`` with a unit diagonal ``C``, and
+    ``coef_k = C^{-1}(means_k / s) / s``. Features in units 1e4 apart give
+    ``covariance`` eigenvalues 1e16 apart, and a least-squares solve cuts
+    those singular values as rounding (19 of 60 predictions changed); ``C``
+    has no such spread. When the covariance is singular (no shrinkage: fewer
+    samples than features), the minimum-norm solution depends on the units,
+    so the plain least-squares solve of scikit-learn is kept (``exact=False``).
+    """
+    if not exact:
+        return scipy.linalg.lstsq(covariance, means.T)[0].T
+    scale = np.sqrt(np.diag(covariance))
+    scale[scale == 0] = 1.0
+    standard = covariance / scale[:, None] / scale[None, :]
+    return (scipy.linalg.lstsq(standard, (means / scale).T)[0].T) / scale
 
 
 class ShrinkageLDA(ClassifierMixin, BaseEstimator):
@@ -223,7 +250,7 @@ class ShrinkageLDA(ClassifierMixin, BaseEstimator):
             covariance += self.priors_[k] * shrunk
             shrinkages.append(alpha)
         self.covariance_, self.shrinkage_ = covariance, np.array(shrinkages)
-        coef = scipy.linalg.lstsq(covariance, self.means_.T)[0].T
+        coef = _solve_in_standard_units(covariance, self.means_, exact=bool(np.all(self.shrinkage_ > 0)))
         intercept = -0.5 * np.sum(self.means_ * coef, axis=1) + np.log(self.priors_)
         self.coef_, self.intercept_ = _collapse_two_classes(coef, intercept)
         return self

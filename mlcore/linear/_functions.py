@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_generator, check_array, check_int, check_real
+from .._validation import as_generator, check_array, check_int, check_real, refuse_text
 
 _THETA_WHY = "theta holds the intercept first, then one weight per column of X"
 
@@ -77,6 +77,7 @@ def logit(p):
 
 
 def _check_labels01(y, name="y", n=None):
+    refuse_text(y, name, "a 1-D array of labels 0 and 1")
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got an array of shape {y.shape}.")

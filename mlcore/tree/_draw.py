@@ -10,7 +10,7 @@ import html
 
 import numpy as np
 
-from .._validation import check_int, check_option
+from .._validation import check_array, check_int, check_option, check_real
 from ..widgets import InteractiveFigure
 from ._inspect import _check_class_names, _deep_recursion
 from ._oblique import ObliqueTreeClassifier
@@ -119,11 +119,35 @@ def _plot_oblique(tree, feature_names, class_names, width):
 def oblique_split_text(coef, intercept, feature_names, decimals=2):
     """A split ``coef @ x + intercept > 0`` (right) as its left branch's test, ``"0.42·a − 0.91·b ≤ 0.13"``.
 
+    Parameters
+    ----------
+    coef : array_like of shape (n,)
+        The split's weights, finite.
+    intercept : float
+    feature_names : sequence of n str
+        One name per weight.
+    decimals : int in [0, 15], default=2
+        Digits after the point.
+
     Examples
     --------
     >>> oblique_split_text(np.array([0.42, -0.91]), -0.13, ["density", "sugar"])
     '0.42·density − 0.91·sugar ≤ 0.13'
     """
+    coef = check_array(coef, "coef", ndim=1)
+    intercept = check_real(intercept, "intercept")
+    try:
+        names = None if isinstance(feature_names, str) else list(feature_names)
+    except TypeError:
+        names = None
+    if names is None or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"feature_names must be a sequence of str, got {feature_names!r:.80}.")
+    feature_names = names
+    if len(feature_names) != coef.size:
+        raise ValueError(f"feature_names must name every weight of coef: got {len(feature_names)} "
+                         f"names for {coef.size} weights.")
+    # Beyond 15 decimals a double has no digits left to show.
+    decimals = check_int(decimals, "decimals", low=0, high=15)
     terms = []
     for c, name in zip(coef, feature_names):
         if round(abs(c), decimals) == 0:

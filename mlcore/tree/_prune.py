@@ -181,6 +181,7 @@ class _PruningMixin:
         tree = copy.deepcopy(self)
         tree.set_params(ccp_alpha=max(ccp_alpha, self.ccp_alpha))
         tree._weakest_links(ccp_alpha, prune=True)
+        tree._flat_tree = (tree.tree_, tree._build_flat())    # the copy's arrays describe the unpruned tree
         return tree
 
     def cost_complexity_pruning_path(self, X, y):

@@ -5,8 +5,6 @@ with a validation set.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import pandas as pd
 from scipy.special import xlogy
@@ -18,30 +16,10 @@ from sklearn.utils.validation import (check_consistent_length, check_is_fitted, 
 from .._validation import as_random_state, check_int, check_option, check_real
 from .._validation import naming
 from ._criteria import _entropy_of, _gini_of, _gini_with_rho, _is_missing, _midpoints, _numeric_column
+from ._dense import grow_dense
 from ._inspect import _deep_recursion, _InspectionMixin
+from ._node import Node, _leaf_proba, _majority
 from ._prune import _PruningMixin
-
-
-@dataclass
-class Node:
-    """One node: its weighted class counts and, unless it is a leaf, its split."""
-
-    counts: np.ndarray
-    prediction: int                          # index into classes_
-    depth: int
-    feature: int | None = None
-    threshold: float | None = None           # continuous split: left is <= threshold
-    children: list = field(default_factory=list)
-    child_shares: np.ndarray | None = None   # training weight share of each child (missing values)
-
-    @property
-    def is_leaf(self):
-        return not self.children
-
-
-def _majority(counts, fallback):
-    """Index of the largest count; the first on ties; ``fallback`` for an empty node."""
-    return int(np.argmax(counts)) if counts.sum() > 0 else fallback
 
 
 class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, BaseEstimator):
@@ -229,9 +207,18 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         self._X, self._y = columns, y_index
         y = y_index
         n_val = len(self._val[1]) if self.pruning is not None else 0
+        # Continuous features without a missing value and no pre-pruning: the same tree,
+        # grown on presorted columns (mlcore/tree/_dense.py).
+        dense = (self.pruning != "pre" and not any(self._discrete)
+                 and not any(np.isnan(c).any() for c in columns))
         with _deep_recursion(len(y) + n_val):
-            self.tree_ = self._grow(np.arange(len(y)), np.ones(len(y)), set(np.flatnonzero(self._discrete)),
-                                    0, None, (np.arange(n_val), np.ones(n_val)) if self.pruning == "pre" else None)
+            if dense:
+                self.tree_ = grow_dense(np.column_stack(columns), y, len(self.classes_), self.criterion,
+                                        self.max_depth, self.min_samples_split)
+            else:
+                self.tree_ = self._grow(np.arange(len(y)), np.ones(len(y)),
+                                        set(np.flatnonzero(self._discrete)), 0, None,
+                                        (np.arange(n_val), np.ones(n_val)) if self.pruning == "pre" else None)
             if self.pruning == "post":
                 self._post_prune(self.tree_, np.arange(n_val))
             if self.ccp_alpha > 0:
@@ -239,6 +226,7 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         del self._X, self._y
         for name in ("_val", "_val_rows"):
             self.__dict__.pop(name, None)
+        self._flat_tree = (self.tree_, self._build_flat())
         return self
 
     def _hold_out(self, columns, y_index):
@@ -354,7 +342,7 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         onehot[np.arange(len(xs)), self._y[idx][known][order]] = w[known][order]
         left = np.cumsum(onehot, axis=0)[:-1][distinct]
         total = onehot.sum(axis=0)
-        right = total - left
+        right = np.maximum(total - left, 0.0)      # rounding with fractional weights: never < 0
         n_left, n_right, n = left.sum(axis=1), right.sum(axis=1), total.sum()
         thresholds = _midpoints(xs[:-1], xs[1:])[distinct]
         rho = w[known].sum() / w.sum()
@@ -399,8 +387,10 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
             # n_l Ent(l) = (n_l ln n_l - sum_k l_k ln l_k) / ln 2, the same for the right side.
             at = np.flatnonzero(distinct.ravel())
             lefts = left.reshape(-1, n_classes)[at]
-            rights = total - lefts
-            nl, nr = n_left.ravel()[at], n_right.ravel()[at]
+            # With fractional weights (missing values) total - left can round to -1e-16,
+            # and xlogy of a negative count is NaN, which argmax would pick as the best.
+            rights = np.maximum(total - lefts, 0.0)
+            nl, nr = n_left.ravel()[at], np.maximum(n_right.ravel()[at], 0.0)
             children = (xlogy(nl, nl) - xlogy(lefts, lefts).sum(axis=1)
                         + xlogy(nr, nr) - xlogy(rights, rights).sum(axis=1)) / np.log(2)
             scores = np.full(distinct.shape, -np.inf)
@@ -444,12 +434,7 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
     # -- prediction ----------------------------------------------------------------------
     def _proba_one(self, node, row):
         if node.is_leaf:
-            total = node.counts.sum()
-            if total == 0:
-                out = np.zeros(len(self.classes_))
-                out[node.prediction] = 1.0
-                return out
-            return node.counts / total
+            return _leaf_proba(node, len(self.classes_))
         value = row[node.feature]
         if node.threshold is None:
             if value == -1:
@@ -465,13 +450,70 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
                 return self._proba_one(node.children[0 if value <= node.threshold else 1], row)
         return sum(node.child_shares[b] * self._proba_one(node.children[b], row) for b in branches)
 
+    def _flat(self):
+        """The tree as arrays (feature, threshold, children, leaf probabilities).
+
+        ``fit`` stores them with the root they were built from (predicting
+        must not change the estimator); a tree whose root is another, e.g. one
+        assigned by hand, is flattened afresh.
+        """
+        cached = self.__dict__.get("_flat_tree")
+        if cached is not None and cached[0] is self.tree_:
+            return cached[1]
+        return self._build_flat()
+
+    def _build_flat(self):
+        nodes, stack = [], [self.tree_]
+        while stack:                                   # preorder; a node's number is its position
+            node = stack.pop()
+            nodes.append(node)
+            stack.extend(reversed(node.children))
+        number = {id(node): i for i, node in enumerate(nodes)}
+        width = max(1, max(len(node.children) for node in nodes))
+        feature = np.zeros(len(nodes), dtype=np.intp)
+        threshold = np.full(len(nodes), np.nan)
+        children = np.full((len(nodes), width), -1, dtype=np.intp)
+        leaf = np.zeros((len(nodes), len(self.classes_)))
+        for i, node in enumerate(nodes):
+            if node.is_leaf:
+                leaf[i] = _leaf_proba(node, len(self.classes_))
+                continue
+            feature[i] = node.feature
+            if node.threshold is not None:
+                threshold[i] = node.threshold
+            children[i, :len(node.children)] = [number[id(c)] for c in node.children]
+        return feature, threshold, children, leaf
+
     def predict_proba(self, X):
         """Class probabilities from the leaves' (weighted) class counts, in the order of ``classes_``."""
         check_is_fitted(self)
         columns = self._columns(X, fitting=False)
-        rows = list(zip(*columns))
-        with _deep_recursion(self.depth()):
-            return np.array([self._proba_one(self.tree_, row) for row in rows]).reshape(len(rows), -1)
+        feature, threshold, children, leaf = self._flat()
+        values = np.column_stack([c.astype(float) for c in columns])   # codes of discrete columns too
+        n = len(values)
+        # All rows descend together, one level per step (depth steps of NumPy, not a
+        # Python walk per row). A row meeting a missing or unseen value stops there
+        # and is finished by the recursive walk, which mixes the branches.
+        node = np.zeros(n, dtype=np.intp)
+        mixed = np.zeros(n, dtype=bool)
+        while True:
+            active = np.flatnonzero((children[node, 0] >= 0) & ~mixed)
+            if active.size == 0:
+                break
+            at = node[active]
+            value = values[active, feature[at]]
+            continuous = ~np.isnan(threshold[at])
+            missing = np.where(continuous, np.isnan(value), value < 0)
+            mixed[active[missing]] = True
+            go = ~missing
+            branch = np.where(continuous, value > threshold[at], np.where(go, value, 0)).astype(np.intp)
+            node[active[go]] = children[at[go], branch[go]]
+        proba = leaf[node]
+        if mixed.any():
+            with _deep_recursion(self.depth()):
+                for r in np.flatnonzero(mixed):
+                    proba[r] = self._proba_one(self.tree_, tuple(c[r] for c in columns))
+        return proba
 
     def predict(self, X):
         """The most probable class (the first in sorted order on ties)."""
