@@ -380,7 +380,7 @@ def ensure_sandbox() -> None:
 def _phase(classname: str) -> str:
     """The phase a test belongs to, from its JUnit class name."""
     if classname.startswith("chapters"):
-        return "notebooks"
+        return "notebooks (nbval)"
     if classname.startswith("mlcore"):
         return "doctests"
     for module, phase in [("tests.test_homework", "homework"), ("tests.test_site", "site"),
@@ -464,10 +464,8 @@ def cmd_test(argv: list[str]) -> None:
         build_pdf(python)
         print(f"PDF build (wall): {time.perf_counter() - pdf_start:.0f} s", flush=True)
     # One pytest run so that its closing line counts everything: unit tests,
-    # doctests of mlcore, every chapter notebook's cells, the site tests.
-    # The notebooks' cells are judged on the build's own run of them (the
-    # execution cache, which fails the build on any error): a chapter runs once
-    # per command, not again under nbval (tests/conftest.py, --notebooks-from-cache).
+    # doctests of mlcore, every chapter notebook under nbval (a second, fresh
+    # run of each notebook, independent of the build's cached one), the site tests.
     # --dist loadgroup: tests/conftest.py keeps each file's tests on one worker,
     # as loadscope did, except the expensive ones (a chapter's homework, a
     # page of the site) that carry their own group, and sends the longest first.
@@ -477,7 +475,7 @@ def cmd_test(argv: list[str]) -> None:
     # for a minute as a "heavy" demo), not chapters to collect.
     command = [str(python), "-m", "pytest", *paths,
                "--ignore=tests/homework_fixtures",
-               "--doctest-modules", "--notebooks-from-cache",
+               "--doctest-modules", "--nbval-lax", "--nbval-current-env",
                "-n", workers, "--dist", "loadgroup", "--no-loadscope-reorder",
                "-q", "-rs", "--durations=15", f"--junitxml={report}", *argv]
     print("+", " ".join(command), flush=True)

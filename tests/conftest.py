@@ -36,18 +36,6 @@ def pytest_addoption(parser):
     parser.addoption("--chapter", metavar="NN", default=None,
                      help="run only what concerns chapter NN beside the unit tests: its "
                           "notebook, homework and page tests (tasks.py test --fast NN)")
-    parser.addoption("--notebooks-from-cache", action="store_true", default=False,
-                     help="collect each chapter notebook's code cells as tests judged on the "
-                          "build's run of it (_build/.jupyter_cache) instead of running it "
-                          "again (tasks.py test, after its build)")
-
-
-def pytest_configure(config):
-    if config.getoption("--notebooks-from-cache"):
-        # Registered as a plugin, not a conftest hook: a conftest's collection
-        # hooks see only its own folder, and the notebooks are in chapters/.
-        from notebook_cache import NotebookCachePlugin
-        config.pluginmanager.register(NotebookCachePlugin(), "notebook-cache")
 
 
 # tryfirst: before pytest-xdist's own hook, which appends each test's xdist_group
