@@ -87,7 +87,7 @@ def cmd_grade(args) -> int:
         print(f"skipped {name!r}: {reason}", file=sys.stderr)
     if not files and not refused:
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
-    from ._class import ClassOptions
+    from ._class import ClassOptions, executed_keeper
     klass = ClassOptions(args, folder, out)    # roster, deadline, late policy: read now
     files = klass.select(files)
     if args.update:
@@ -128,7 +128,7 @@ def cmd_grade(args) -> int:
             graded += grade_submissions(spec, files, _limits(args), jobs=args.jobs,
                                         hide=[Path(h).absolute() for h in hide],
                                         progress=progress, reference=reference,
-                                        keep_executed=kept)
+                                        keep_executed=executed_keeper(kept))
     finally:
         shutil.rmtree(reference, ignore_errors=True)
     graded.sort(key=lambda g: g.file)

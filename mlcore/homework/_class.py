@@ -387,8 +387,7 @@ def keep_executed(source: Path, folder: Path, name: str, cells) -> bool:
     """
     import json
 
-    from ._grade import MAX_BYTES
-    from ._report import _read_nofollow, _write_nofollow
+    from ._report import MAX_BYTES, _read_nofollow, _write_nofollow
     from ._worker import capped
     data, _ = _read_nofollow(Path(source))
     if data is None or len(data) > MAX_BYTES:
@@ -402,6 +401,16 @@ def keep_executed(source: Path, folder: Path, name: str, cells) -> bool:
         return False
     _write_nofollow(Path(folder) / name, json.dumps(nb, indent=1) + "\n")
     return True
+
+
+def executed_keeper(folder):
+    """``keep(executed, name, cells)`` for :func:`grade_submissions`: keeps into ``folder``.
+
+    None without ``--keep-executed`` (``folder`` None).
+    """
+    if folder is None:
+        return None
+    return lambda executed, name, cells: keep_executed(executed, Path(folder), name, cells)
 
 
 def publish_executed(private, target) -> int:

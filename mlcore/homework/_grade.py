@@ -287,8 +287,10 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
         for the teacher's notebook and for a student's ``check``.
     keep_reference : path-like, optional
         Where to keep this notebook's namespaces as a reference.
-    keep_executed : path-like, optional
-        A folder where the executed notebook is kept (``_class.keep_executed``).
+    keep_executed : callable, optional
+        ``keep_executed(executed, name, cells)`` keeps the executed notebook
+        (``--keep-executed``: ``_class.executed_keeper``); the grader calls it
+        after the run and knows nothing of where it goes.
 
     Returns
     -------
@@ -336,8 +338,7 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
                "keep": str(state / "executed.ipynb") if keep_executed else None}
         first = run_script("_worker.py", job, limits, workdir, hide=hide, state=state)
         if keep_executed:
-            from ._class import keep_executed as keep
-            keep(state / "executed.ipynb", Path(keep_executed), name, cells)
+            keep_executed(state / "executed.ipynb", name, cells)
         cost, peak = cost + first.cpu, max(peak, first.peak_mb)
         saved = {e.get("n") for e in first.events
                  if e.get("event") == "snapshot" and e.get("ok") is True}
@@ -464,8 +465,8 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
         Folder written by :func:`make_reference` from the teacher's notebook.
         Give it whenever the submissions are not trusted: without it each
         notebook is its own reference (see :func:`grade_one`).
-    keep_executed : path-like, optional
-        A folder where each executed notebook is kept (see :func:`grade_one`).
+    keep_executed : callable, optional
+        Keeps each executed notebook (see :func:`grade_one`).
 
     Returns
     -------

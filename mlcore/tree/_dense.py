@@ -32,6 +32,44 @@ def grow_dense(X, y, n_classes, criterion, max_depth, min_samples_split):
     return grower.grow(order, 0, None)
 
 
+def threshold_scores(xs, onehot, criterion):
+    """The score of every threshold of every feature of a node, and each feature's best.
+
+    ``xs`` is the node's ``(m, F)`` block sorted down each column and
+    ``onehot`` its ``(m, F, K)`` weighted class indicators in the same order.
+    The threshold after sorted position ``i`` sends positions ``0..i`` left;
+    only positions between distinct values count (``distinct``). Returns
+    ``scores`` of shape ``(m - 1, F)`` (the gain in bits, or the children's
+    weighted Gini index for ``"gini"``; -inf or inf where not distinct),
+    ``best`` (the first best position of each feature), ``distinct`` and the
+    left and right weights.
+    """
+    K = onehot.shape[2]
+    left = np.cumsum(onehot, axis=0)[:-1]                                # (m-1, F, K)
+    total = onehot[:, 0, :].sum(axis=0)
+    n_left = left.sum(axis=2)
+    n_right, n = total.sum() - n_left, total.sum()
+    distinct = xs[1:] > xs[:-1]
+    if criterion == "gini":
+        right = total - left
+        scores = (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
+        scores = np.where(distinct, scores, np.inf)
+        return scores, np.argmin(scores, axis=0), distinct, n_left, n_right
+    # Only thresholds between distinct values, and with the counts unnormalized:
+    # n_l Ent(l) = (n_l ln n_l - sum_k l_k ln l_k) / ln 2, the same for the right side.
+    at = np.flatnonzero(distinct.ravel())
+    lefts = left.reshape(-1, K)[at]
+    # With fractional weights (missing values) total - left can round to -1e-16,
+    # and xlogy of a negative count is NaN, which argmax would pick as the best.
+    rights = np.maximum(total - lefts, 0.0)
+    nl, nr = n_left.ravel()[at], np.maximum(n_right.ravel()[at], 0.0)
+    children = (xlogy(nl, nl) - xlogy(lefts, lefts).sum(axis=1)
+                + xlogy(nr, nr) - xlogy(rights, rights).sum(axis=1)) / _LN2
+    scores = np.full(distinct.shape, -np.inf)
+    scores.ravel()[at] = _entropy_of(total) - children / n
+    return scores, np.argmax(scores, axis=0), distinct, n_left, n_right
+
+
 class _Grower:
     def __init__(self, X, y, onehot, n_classes, criterion, max_depth, min_samples_split):
         self.X, self.y, self.onehot, self.K = X, y, onehot, n_classes
@@ -71,29 +109,10 @@ class _Grower:
 
     def best_split(self, order):
         """(feature, threshold) as ``_best_split`` chooses among continuous features, or None."""
-        m, K = len(order), self.K
+        m = len(order)
         xs = self.X[order, self.columns]                                 # (m, F), sorted
-        onehot = self.onehot[order]                                      # (m, F, K)
-        left = np.cumsum(onehot, axis=0)[:-1]
-        total = onehot[:, 0, :].sum(axis=0)
-        n_left = left.sum(axis=2)
-        n_right, n = total.sum() - n_left, total.sum()
-        distinct = xs[1:] > xs[:-1]
-        if self.criterion == "gini":
-            right = total - left
-            scores = (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
-            scores = np.where(distinct, scores, np.inf)
-            best = np.argmin(scores, axis=0)
-        else:
-            at = np.flatnonzero(distinct.ravel())
-            lefts = left.reshape(-1, K)[at]
-            rights = total - lefts
-            nl, nr = n_left.ravel()[at], n_right.ravel()[at]
-            children = (xlogy(nl, nl) - xlogy(lefts, lefts).sum(axis=1)
-                        + xlogy(nr, nr) - xlogy(rights, rights).sum(axis=1)) / _LN2
-            scores = np.full(distinct.shape, -np.inf)
-            scores.ravel()[at] = _entropy_of(total) - children / n
-            best = np.argmax(scores, axis=0)
+        scores, best, distinct, n_left, n_right = threshold_scores(xs, self.onehot[order],
+                                                                   self.criterion)
         valid = distinct[best, self.columns]                             # False: a constant feature
         if not valid.any():
             return None

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import xlogy
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (check_consistent_length, check_is_fitted, column_or_1d,
@@ -16,7 +15,7 @@ from sklearn.utils.validation import (check_consistent_length, check_is_fitted, 
 from .._validation import as_random_state, check_int, check_option, check_real
 from .._validation import naming
 from ._criteria import _entropy_of, _gini_of, _gini_with_rho, _is_missing, _midpoints, _numeric_column
-from ._dense import grow_dense
+from ._dense import grow_dense, threshold_scores
 from ._inspect import _deep_recursion, _InspectionMixin
 from ._node import Node, _leaf_proba, _majority
 from ._prune import _PruningMixin
@@ -372,30 +371,7 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         onehot = np.zeros((len(idx), len(features), n_classes))
         rows = np.arange(len(idx))[:, None]
         onehot[rows, np.arange(len(features))[None, :], self._y[idx][order]] = w[order]
-        left = np.cumsum(onehot, axis=0)[:-1]                                  # (m-1, F, K)
-        total = onehot[:, 0, :].sum(axis=0)
-        n_left = left.sum(axis=2)
-        n_right, n = total.sum() - n_left, total.sum()
-        distinct = xs[1:] > xs[:-1]
-        if self.criterion == "gini":
-            right = total - left
-            scores = (n_left * _gini_of(left) + n_right * _gini_of(right)) / n
-            scores = np.where(distinct, scores, np.inf)
-            best = np.argmin(scores, axis=0)
-        else:
-            # Only thresholds between distinct values, and with the counts unnormalized:
-            # n_l Ent(l) = (n_l ln n_l - sum_k l_k ln l_k) / ln 2, the same for the right side.
-            at = np.flatnonzero(distinct.ravel())
-            lefts = left.reshape(-1, n_classes)[at]
-            # With fractional weights (missing values) total - left can round to -1e-16,
-            # and xlogy of a negative count is NaN, which argmax would pick as the best.
-            rights = np.maximum(total - lefts, 0.0)
-            nl, nr = n_left.ravel()[at], np.maximum(n_right.ravel()[at], 0.0)
-            children = (xlogy(nl, nl) - xlogy(lefts, lefts).sum(axis=1)
-                        + xlogy(nr, nr) - xlogy(rights, rights).sum(axis=1)) / np.log(2)
-            scores = np.full(distinct.shape, -np.inf)
-            scores.ravel()[at] = _entropy_of(total) - children / n
-            best = np.argmax(scores, axis=0)
+        scores, best, distinct, n_left, n_right = threshold_scores(xs, onehot, self.criterion)
         out = {}
         columns = np.arange(len(features))
         thresholds = _midpoints(xs[best, columns], xs[np.minimum(best + 1, len(idx) - 1), columns]).tolist()
