@@ -177,6 +177,17 @@ def _term_pattern(english: str) -> re.Pattern:
     return re.compile(rf"(?<!\w){forms}(?!\w)", re.IGNORECASE)
 
 
+# A space between a Latin word or number and a Chinese character: the glossary's
+# terms have it ("sigmoid 函数", "PAC 可学习"), the prose of TRANSLATING.md's
+# style does not ("sigmoid函数"); both spellings are the term.
+_LATIN_SPACE_CJK = re.compile(r"(?<=[A-Za-z0-9.+\u2013-])\s+(?=[\u3400-\u9fff])")
+
+
+def _tight(chinese: str) -> str:
+    """The glossary's Chinese without spaces between Latin and Chinese."""
+    return _LATIN_SPACE_CJK.sub("", chinese)
+
+
 class GlossaryRule:
     def __init__(self, terms=None, exceptions=None):
         self.terms = [(english, chinese, _term_pattern(english))
@@ -194,7 +205,8 @@ class GlossaryRule:
             if not pattern.search(text):
                 continue
             text = pattern.sub(" ", text)  # a longer term has claimed these words
-            accepted = [chinese, *self.exceptions.aliases.get(english.lower(), [])]
+            accepted = [chinese, _tight(chinese),
+                        *self.exceptions.aliases.get(english.lower(), [])]
             if not any(form in chinese_prose for form in accepted):
                 problems.append(f"glossary: '{english}' is {chinese}, not found in the translation")
         return problems
@@ -352,7 +364,17 @@ def message_problems(msgid: str, msgstr: str, glossary: GlossaryRule | None = No
         problems += glossary.problems(source.prose, target.prose)
     problems += markup_problems(msgid, msgstr)
     problems += variant_problems(target.prose)
+    if msgid.startswith(PROOF) and not msgstr.startswith(PROOF_WORD):
+        problems.append(f"proof: start the translation with {PROOF_WORD} (the theme writes "
+                        "'Proof.' before it; locales/TRANSLATING.md)")
     return problems
+
+
+# A proof's first paragraph: one way to open it in every chapter (review zh3 #6).
+PROOF, PROOF_WORD = "Proof. ", "证明："
+# Catalogs whose owners have yet to apply the rule: reported as pending, not failing.
+PROOF_PENDING = {"07_feature_selection", "08_bayesian_regularization",
+                 "10_comparing_learners", "11_lda"}
 
 
 def check_file(path: Path, glossary: GlossaryRule | None = None) -> tuple[int, list[str]]:
@@ -394,6 +416,8 @@ pending: list[str] = []  # pending variants met by check_file (printed, not fail
 
 
 def _is_pending(problem: str, stem: str) -> bool:
+    if problem.startswith("proof: ") and stem in PROOF_PENDING:
+        return True
     return any(problem.startswith(f"term: write {word}, not {variant} (")
                and stem in pending_catalogs(variant)
                for variant, word, _ in term_variants())

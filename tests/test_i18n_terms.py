@@ -74,3 +74,19 @@ def test_the_books_decided_terms_are_enforced():
     rules = {(variant, word) for variant, word, _ in ct.term_variants()}
     assert {("5×2 CV", "5×2交叉验证"), ("macro-F1", "宏F1"), ("micro-F1", "微F1"),
             ("K折结果的配对t检验", "交叉验证t检验"), ("basic区间", "基本区间")} <= rules
+
+
+def test_a_proof_opens_with_one_word():
+    english = "Proof. Take $x$."
+    assert ct.message_problems(english, "证明：取$x$。") == []
+    for wrong in ("证明　取$x$。", "证明。取$x$。"):
+        assert any(p.startswith("proof: start the translation with 证明：")
+                   for p in ct.message_problems(english, wrong))
+
+
+def test_a_glossary_term_may_drop_its_space_between_latin_and_chinese():
+    glossary = ct.GlossaryRule(terms=[("sigmoid function", "sigmoid 函数")],
+                               exceptions=ct.Exceptions(aliases={}, not_terms=[]))
+    assert glossary.problems("The sigmoid function.", "sigmoid函数。") == []
+    assert glossary.problems("The sigmoid function.", "sigmoid 函数。") == []
+    assert glossary.problems("The sigmoid function.", "逻辑函数。") != []
