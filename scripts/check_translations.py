@@ -389,7 +389,10 @@ def check_file(path: Path, glossary: GlossaryRule | None = None) -> tuple[int, l
     except ValueError:
         shown = path
     report, count = [], 0
+    previous = previous_msgids(path)
     for message in catalog:
+        if message.id in previous and not message.previous_id:
+            message.previous_id = [previous[message.id]]
         if not message.id:
             continue  # the header
         count += 1
@@ -397,7 +400,7 @@ def check_file(path: Path, glossary: GlossaryRule | None = None) -> tuple[int, l
         excerpt = message.id if len(message.id) <= 90 else message.id[:87] + "..."
         if message.fuzzy:
             report.append(f"{where}: fuzzy (the English changed; revise, then delete "
-                          f"'#, fuzzy'): {excerpt}")
+                          f"'#, fuzzy' and the '#|' lines)\n" + fuzzy_change(message))
         elif not message.string:
             report.append(f"{where}: untranslated: {excerpt}")
         else:
@@ -421,6 +424,74 @@ def _is_pending(problem: str, stem: str) -> bool:
     return any(problem.startswith(f"term: write {word}, not {variant} (")
                and stem in pending_catalogs(variant)
                for variant, word, _ in term_variants())
+
+
+def previous_msgids(path: Path) -> dict[str, str]:
+    """``{msgid: old msgid}`` from the ``#| msgid`` lines of a .po file.
+
+    babel writes them (``include_previous``; it wraps a long one like a
+    comment, at spaces) but its reader drops them, so they are read here, for
+    the report and for ``scripts/i18n.py update``.
+    """
+    import ast
+
+    previous, pending_old, old_lines, current, field = {}, None, [], None, None
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if line.startswith("#|"):
+            old_lines.append(line[2:].strip())
+            continue
+        if old_lines:
+            text = " ".join(old_lines)
+            old_lines = []
+            if text.startswith("msgid "):
+                # adjacent literals ("a" "b") concatenate, as PO continuation lines do
+                pending_old = ast.literal_eval(text[len("msgid "):])
+        if line.startswith("msgid "):
+            current, field = ast.literal_eval(line[len("msgid "):]), "id"
+        elif line.startswith('"') and field == "id":
+            current += ast.literal_eval(line)
+        else:
+            if field == "id" and pending_old is not None:
+                previous[current] = pending_old
+                pending_old = None
+            field = None
+    return previous
+
+
+def fuzzy_change(message) -> str:
+    """The whole new English of a fuzzy entry, its old English and what changed.
+
+    ``scripts/i18n.py update`` records the old English as ``#| msgid``; an
+    entry without it (merged by another tool) shows the new English only.
+    """
+    new = message.id
+    old = message.previous_id[0] if isinstance(message.previous_id, (list, tuple)) \
+        and message.previous_id else message.previous_id or ""
+    lines = [f"    new: {new}"]
+    if old:
+        lines.append(f"    old: {old}")
+        lines.append(f"    changed: {word_diff(old, new)}")
+    else:
+        lines.append("    old: (not recorded: run scripts/i18n.py update, or git diff the page)")
+    return "\n".join(lines)
+
+
+def word_diff(old: str, new: str) -> str:
+    """``[-removed-]{+added+}`` for the words that differ, with a word of context."""
+    import difflib
+
+    a, b = old.split(), new.split()
+    parts = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        before = a[i1 - 1] + " " if i1 else ""
+        after = " " + a[i2] if i2 < len(a) else ""
+        removed = f"[-{' '.join(a[i1:i2])}-]" if i2 > i1 else ""
+        added = f"{{+{' '.join(b[j1:j2])}+}}" if j2 > j1 else ""
+        parts.append(f"{before}{removed}{added}{after}")
+    return " … ".join(parts) or "(whitespace only)"
 
 
 def catalog_files() -> list[Path]:
