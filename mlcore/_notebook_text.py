@@ -43,6 +43,23 @@ _KINDS = {"prf:theorem": "Theorem", "prf:lemma": "Lemma", "prf:corollary": "Coro
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
+# BibTeX accents in author names: {\"o}, {\'a}, {\v{s}}, {\'\i} (a dotless i).
+_ACCENT = re.compile(r"\{?\\([\"'`^~=.uvHck])\s*\{?(\\i|[A-Za-z])\}?\}?")
+_COMBINING = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303",
+              "=": "\u0304", ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b",
+              "c": "\u0327", "k": "\u0328"}
+
+
+def _unaccent(name: str) -> str:
+    """``H{\\"o}ffgen`` -> ``Höffgen``: a student notebook is not typeset by LaTeX."""
+    import unicodedata
+
+    def letter(match):
+        base = "i" if match.group(2) == "\\i" else match.group(2)
+        return unicodedata.normalize("NFC", base + _COMBINING[match.group(1)])
+    return _ACCENT.sub(letter, name)
+
+
 def read_bibliography(path) -> dict[str, str]:
     """Map each BibTeX key of a file to a short author-year name.
 
@@ -65,6 +82,13 @@ def read_bibliography(path) -> dict[str, str]:
     ...                    "Robert and Friedman, Jerome},\\n year = {2009}}\\n")
     >>> read_bibliography(bib)
     {'hastie2009': 'Hastie et al. 2009'}
+    >>> _ = bib.write_text('@article{h1995,\\n author = {H{\\\\"o}ffgen, K. and '
+    ...                    "Dem{\\\\v{s}}ar, J. and Santos Costa, V{\\\\'\\\\i}tor},\\n"
+    ...                    " year = {1995}}\\n")
+    >>> read_bibliography(bib)
+    {'h1995': 'Höffgen et al. 1995'}
+    >>> _unaccent("Dem{\\\\v{s}}ar and V{\\\\'\\\\i}tor")
+    'Demšar and Vítor'
     """
     text = Path(path).read_text(encoding="utf-8")
     names = {}
@@ -77,7 +101,8 @@ def read_bibliography(path) -> dict[str, str]:
         if not (author and year):
             names[key.group(1)] = key.group(1)
             continue
-        people = [p.strip() for p in re.split(r"\s+and\s+", author.group(1).replace("\n", " ")) if p.strip()]
+        authors = _unaccent(author.group(1)).replace("\n", " ")
+        people = [p.strip() for p in re.split(r"\s+and\s+", authors) if p.strip()]
         last = [(p.split(",")[0] if "," in p else p.split()[-1]).strip("{} ") for p in people]
         who = (last[0] if len(last) == 1 else f"{last[0]} and {last[1]}" if len(last) == 2
                else f"{last[0]} et al.")

@@ -61,14 +61,53 @@ def extract() -> Path:
 
 def update() -> None:
     """Extract, then merge the templates into every language's .po files."""
-    from sphinx_intl import basic
-
     extract()
-    # line_width=0: one line per msgid/msgstr, so a changed sentence is a one-line
-    # diff and CJK text (no spaces to wrap at) is not cut mid-term.
-    # ignore_obsolete: a message gone from the book leaves the catalog; a changed
-    # one keeps its old translation as a fuzzy entry (babel's fuzzy matching).
-    basic.update(str(LOCALE_DIR), str(POT_DIR), LANGUAGES, line_width=0, ignore_obsolete=True)
+    for language in LANGUAGES:
+        for template in sorted(POT_DIR.rglob("*.pot")):
+            relative = template.relative_to(POT_DIR).with_suffix(".po")
+            print(merge(template, LOCALE_DIR / language / "LC_MESSAGES" / relative, language))
+
+
+def merge(template_path: Path, po_path: Path, language: str) -> str:
+    """Bring one .po file up to date with its template; say what changed.
+
+    What sphinx-intl's ``update`` does (babel's merge: a new message empty, a
+    changed one fuzzy with its old translation, a removed one dropped), plus
+    the old English of every fuzzy entry as ``#| msgid "…"``
+    (``include_previous``), which sphinx-intl does not write: the translator
+    compares it with the new msgid (locales/TRANSLATING.md). ``width=0``: one
+    line per msgid/msgstr, so a changed sentence is a one-line diff and CJK
+    text (no spaces to wrap at) is not cut mid-term. ``ignore_obsolete``: a
+    message gone from the book leaves the catalog.
+    """
+    from babel.messages.pofile import read_po, write_po
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from check_translations import previous_msgids
+
+    with open(template_path, "rb") as handle:
+        template = read_po(handle, charset="utf-8")
+    shown = po_path.relative_to(ROOT) if po_path.is_relative_to(ROOT) else po_path
+    if not po_path.exists():
+        template.locale = language
+        po_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(po_path, "wb") as handle:
+            write_po(handle, template, width=0)
+        return f"Create: {shown}"
+    with open(po_path, "rb") as handle:
+        catalog = read_po(handle, charset="utf-8")
+    before = {message.id for message in catalog if message.id}
+    earlier = previous_msgids(po_path)   # babel's reader drops the '#|' lines
+    catalog.update(template)
+    for message in catalog:
+        if message.fuzzy and not message.previous_id and message.id in earlier:
+            message.previous_id = [earlier[message.id]]
+    after = {message.id for message in catalog if message.id}
+    if before == after:
+        return f"Not Changed: {shown}"
+    with open(po_path, "wb") as handle:
+        write_po(handle, catalog, width=0, ignore_obsolete=True, include_previous=True)
+    return f"Update: {shown} +{len(after - before)}, -{len(before - after)}"
 
 
 def build(full: bool = False) -> Path:

@@ -139,9 +139,35 @@ def test_a_fuzzy_or_empty_entry_fails_the_file(tmp_path):
     count, report = ct.check_file(po, GLOSSARY)
     assert count == 5
     assert [line.split(": ")[1] for line in report] == [
-        "fuzzy (the English changed; revise, then delete '#, fuzzy')", "untranslated",
-        "still English"]
+        "fuzzy (the English changed; revise, then delete '#, fuzzy' and the '#|' lines)\n"
+        "    new", "untranslated", "still English"]
     assert ct.main([str(po)]) == 1
+    fuzzy = report[0]
+    assert "    new: New text with 3 items.\n    old: Old text.\n" in fuzzy
+    assert "changed: [-Old text.-]{+New text with 3 items.+}" in fuzzy
+
+
+def test_update_keeps_the_old_english_of_a_changed_message(tmp_path):
+    """scripts/i18n.py's merge (babel, as sphinx-intl) writes '#| msgid' (review zh3 #11)."""
+    import i18n
+
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    old = "The figure shows what that costs: 30 samples, and a long tail of bad fits."
+    new = old.replace("30", "40")
+    pot, po = tmp_path / "page.pot", tmp_path / "zh_CN" / "page.po"
+    pot.write_text(header + f'msgid "{new}"\nmsgstr ""\n\nmsgid "Kept."\nmsgstr ""\n',
+                   encoding="utf-8")
+    po.parent.mkdir()
+    po.write_text(header + f'msgid "{old}"\nmsgstr "图中显示了代价：30个样本。"\n\n'
+                  'msgid "Kept."\nmsgstr "保留。"\n', encoding="utf-8")
+    assert i18n.merge(pot, po, "zh_CN").startswith("Update: ")
+    text = po.read_text(encoding="utf-8")
+    assert f'#, fuzzy\n#| msgid "The figure shows what that costs: 30 samples,' in text
+    assert ct.previous_msgids(po) == {new: old}
+    assert 'msgid "Kept."\nmsgstr "保留。"' in text
+    count, report = ct.check_file(po)
+    assert count == 2 and "changed: costs: [-30-]{+40+} samples," in report[0]
+    assert i18n.merge(pot, po, "zh_CN").startswith("Not Changed: ")
 
 
 # -- the catalogs of the book ---------------------------------------------------
@@ -439,6 +465,30 @@ def test_every_translation_reaches_the_chinese_notebooks():
                           .read_text(encoding="utf-8"))
     english = json.loads((ROOT / "chapters" / "03_vc_dimension.ipynb").read_text(encoding="utf-8"))
     assert _code(notebook) == _code(english)
+
+
+@pytest.mark.parametrize("chapter", sorted(p.stem for p in (ROOT / "chapters").glob("*.ipynb")))
+def test_every_message_of_a_catalog_is_still_in_its_notebook(chapter):
+    """The drift guard without a build: a catalog message that its notebook no
+    longer holds is English that changed (or went) after the last
+    ``scripts/i18n.py update``. The checker reads only the catalogs, and the
+    Chinese build's own record (test above) exists only after a full build; this
+    finds such a message in the notebook's Markdown cells the way the Chinese
+    notebooks are made (mlcore.homework._translate). It does not see a new
+    English block (no message yet): only the gettext extraction of ``update``
+    finds those."""
+    from mlcore.homework._translate import catalog_path, read_catalog, translate_notebook
+
+    notebook_path = ROOT / "chapters" / f"{chapter}.ipynb"
+    catalog = catalog_path(notebook_path, "zh_CN", root=ROOT)
+    if not catalog.exists():
+        pytest.skip(f"{chapter} has no Chinese catalog")
+    notebook = json.loads(notebook_path.read_text(encoding="utf-8"))
+    _, unplaced = translate_notebook(notebook, read_catalog(catalog))
+    assert unplaced == [], (
+        f"{len(unplaced)} message(s) of {catalog.relative_to(ROOT)} are no longer in "
+        f"chapters/{chapter}.ipynb: the English changed; run python scripts/i18n.py update "
+        "and retranslate the fuzzy entries:\n  " + "\n  ".join(m[:120] for m in unplaced[:5]))
 
 
 def test_catalog_translations_find_their_blocks_in_a_notebook(tmp_path):
