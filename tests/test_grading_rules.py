@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from mlcore.homework import autograder_notebook, build_spec, student_edition
-from mlcore.homework._grade import _plan
+from mlcore.homework._flags import flags_for, suspicious
+from mlcore.homework._grade import _names_used, _plan
 from mlcore.homework._rules import forbidden_uses, question_uses
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -242,6 +243,52 @@ def test_the_answer_is_followed_from_the_tests_even_outside_its_span():
     # after cell 3, f is the student's own code
     assert forbidden_uses(cells, [], ["scipy.special.expit"], span=[3], until=3,
                           answers=["f"]) == []
+
+
+# ------------------------------------------------------------------ suspicious constructs
+
+
+@pytest.mark.parametrize("code, flag", [
+    ("f = globals()['ex' + 'pit']", "globals()"),
+    ("f = vars()['expit']", "vars()"),
+    ("m = __import__('scipy.special')", "__import__"),
+    ("import importlib\nm = importlib.import_module('scipy.special')", "importlib"),
+    ("from importlib import import_module", "importlib"),
+    ("name = 'expit'\nf = getattr(m, name)", "getattr with a computed name"),
+    ("exec('from scipy.special import expit')", "exec"),
+    ("f = eval('expit')", "eval"),
+    ("import builtins\nf = builtins.eval('expit')", "eval"),
+])
+def test_dynamic_lookups_and_code_from_text_are_suspicious(code, flag):
+    assert flag in suspicious([code], set())
+
+
+@pytest.mark.parametrize("code", [
+    "f = getattr(np, 'exp')",
+    "import importlib.util\nfound = importlib.util.find_spec('mlcore') is not None",
+    "model.eval()\npattern = re.compile('x')\nvalues = {'vars': 1}",
+])
+def test_ordinary_code_is_not_suspicious(code):
+    assert suspicious([code], set()) == []
+
+
+def _flags(nb, spec):
+    plan = _plan(nb, spec)
+    coded = plan[4]
+    used = _names_used([t["source"] for q in coded for t in q["tests"]])
+    bound = {a for q in coded for a in (q.get("answers") or []) + (q.get("binds") or [])}
+    return flags_for(nb, spec, plan, {q["name"]: q.get("solution_hash") for q in coded},
+                     used - bound)
+
+
+def test_the_untouched_edition_and_the_audit_s_r5_are_flagged_as_they_should(chapter):
+    spec = chapter["spec"]
+    assert _flags(chapter["student"], spec)[0] == []
+    # the chapter's setup cell (importlib.util.find_spec) is not suspicious, even without ids
+    flags, _ = _flags(_without_ids(chapter["student"]), spec)
+    assert not any("importlib" in f for f in flags), flags
+    nb = _edit(chapter, replace={SIGMOID: AUDIT["r5_globals_lookup"][0]["replace"][SIGMOID]})
+    assert "suspicious: globals()" in _flags(nb, spec)[0]
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb")),

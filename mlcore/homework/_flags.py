@@ -8,8 +8,11 @@ Flags never change a grade; they fill the ``flags`` column of grades.csv:
   (same syntax tree, comments and layout ignored);
 * ``same as FILE: Q``: question Q's answer is identical to another student's;
 * ``suspicious: ...``: constructs that graders' attacks use (``__reduce__``,
-  ``os._exit``, ``/proc``, ``ctypes``, ``sys.modules``, IPython hooks, ...), or
-  rebinding a name the checks use (``np = ...``);
+  ``os._exit``, ``/proc``, ``ctypes``, ``sys.modules``, IPython hooks, ...),
+  names computed at run time or code run from text, which a ``forbid`` rule
+  cannot follow (``globals()``, ``vars()``, ``__import__``, ``importlib``,
+  ``getattr`` with a computed name, ``exec``, ``eval``), or rebinding a name
+  the checks use (``np = ...``);
 * ``N new cells outside the exercises``: code cells the chapter does not have,
   outside any question's solution span.
 
@@ -30,6 +33,12 @@ CALLS = {"os._exit", "os.write", "os.fdopen", "os.kill", "os.killpg", "sys._getf
          "gc.get_referrers", "gc.get_objects", "signal.signal", "sys.modules",
          "builtins", "__builtins__", "ctypes", "set_custom_exc", "input_transformers_post",
          "input_transformers_cleanup", "ast_transformers", "sys.excepthook", "inspect.stack"}
+# names computed at run time or code run from text: a forbid rule cannot follow them
+DYNAMIC = {"globals": "globals()", "vars": "vars()", "locals": "locals()",
+           "__import__": "__import__", "exec": "exec", "eval": "eval", "compile": "compile"}
+# the chapters' setup cell asks whether mlcore is installed: that imports nothing
+SAFE_IMPORTLIB = {"util"}
+SAFE_IMPORTLIB_USES = {"importlib.util", "importlib.util.find_spec"}
 DUNDERS = {"__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__eq__",
            "__array_ufunc__", "__array_function__", "__del__", "__init_subclass__"}
 
@@ -51,35 +60,66 @@ def _dotted(node) -> str:
     return ".".join(reversed(parts))
 
 
+def _dynamic(node):
+    """The name of a dynamic lookup or code execution in ``node``, if it is one."""
+    if isinstance(node, ast.Call):
+        called = _dotted(node.func)
+        called = called[len("builtins."):] if called.startswith("builtins.") else called
+        if called in DYNAMIC:
+            return DYNAMIC[called]
+        if called == "getattr" and len(node.args) >= 2 and not (
+                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+            return "getattr with a computed name"
+    elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "importlib":
+        if any(a.name not in SAFE_IMPORTLIB for a in node.names):
+            return "importlib"
+    elif isinstance(node, ast.Attribute):
+        dotted = _dotted(node)
+        if dotted.startswith("importlib.") and dotted not in SAFE_IMPORTLIB_USES:
+            return "importlib"
+    return None
+
+
 def suspicious(sources, check_names) -> list:
     """The suspicious constructs in these code cells, and rebound names the checks use."""
     found = []
     for tree in filter(None, map(_parse, sources)):
+        inner = set()
         for node in ast.walk(tree):
-            what = None
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                module = getattr(node, "module", None) or ""
-                names = [a.name for a in node.names] + [module]
-                what = next((n for n in names if n.split(".")[0] in ("ctypes", "gc", "signal")),
-                            None)
-            elif isinstance(node, (ast.Attribute, ast.Name)):
-                dotted = _dotted(node)
-                what = next((c for c in CALLS if dotted == c or dotted.endswith("." + c)), None)
-            elif isinstance(node, ast.FunctionDef) and node.name in DUNDERS:
-                what = node.name
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                    and "/proc/" in node.value:
-                what = "/proc"
-            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) \
-                    and node in tree.body:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    for sub in ast.walk(target):
-                        if isinstance(sub, ast.Name) and sub.id in check_names:
-                            what = f"rebinds {sub.id}"
+            if isinstance(node, ast.Attribute):
+                inner.add(id(node.value))    # only whole dotted names, not their parts
+            what = _dynamic(node) if id(node) not in inner else None
+            if what is None:
+                what = _construct(node, tree, check_names)
             if what and what not in found:
                 found.append(what)
     return found
+
+
+def _construct(node, tree, check_names):
+    """The attack construct ``node`` is (an import, a call, a dunder, ...), if any."""
+    what = None
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        module = getattr(node, "module", None) or ""
+        names = [a.name for a in node.names] + [module]
+        what = next((n for n in names if n.split(".")[0] in ("ctypes", "gc", "signal")),
+                    None)
+    elif isinstance(node, (ast.Attribute, ast.Name)):
+        dotted = _dotted(node)
+        what = next((c for c in CALLS if dotted == c or dotted.endswith("." + c)), None)
+    elif isinstance(node, ast.FunctionDef) and node.name in DUNDERS:
+        what = node.name
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+            and "/proc/" in node.value:
+        what = "/proc"
+    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) \
+            and node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            for sub in ast.walk(target):
+                if isinstance(sub, ast.Name) and sub.id in check_names:
+                    what = f"rebinds {sub.id}"
+    return what
 
 
 def answer_hash(sources) -> str | None:
