@@ -9,12 +9,13 @@ put through the grader's own plan and rule pass in process (``_grade._plan``,
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from mlcore.homework import autograder_notebook, build_spec, student_edition
-from mlcore.homework._flags import flags_for, suspicious
+from mlcore.homework._flags import answer_hash, flags_for, mark_identical, suspicious
 from mlcore.homework._grade import _names_used, _plan
 from mlcore.homework._rules import forbidden_uses, question_uses
 
@@ -283,12 +284,100 @@ def _flags(nb, spec):
 
 def test_the_untouched_edition_and_the_audit_s_r5_are_flagged_as_they_should(chapter):
     spec = chapter["spec"]
-    assert _flags(chapter["student"], spec)[0] == []
+    flags, hashes = _flags(chapter["student"], spec)
+    assert flags == [] and hashes == {SIGMOID: None, NEWTON: None}
     # the chapter's setup cell (importlib.util.find_spec) is not suspicious, even without ids
     flags, _ = _flags(_without_ids(chapter["student"]), spec)
     assert not any("importlib" in f for f in flags), flags
     nb = _edit(chapter, replace={SIGMOID: AUDIT["r5_globals_lookup"][0]["replace"][SIGMOID]})
     assert "suspicious: globals()" in _flags(nb, spec)[0]
+
+
+# ------------------------------------------------------------------ similarity
+
+
+def _solution(chapter, question):
+    nb = chapter["teacher"]
+    return "".join(next(c for c in nb["cells"] if c.get("id") == chapter["anchors"][
+        question])["source"])
+
+
+def test_the_published_solution_is_recognised_without_docstrings_or_with_new_names(chapter):
+    spec = chapter["spec"]
+    sigmoid, newton = _solution(chapter, SIGMOID), _solution(chapter, NEWTON)
+    # p2: docstrings deleted; p3: locals renamed (e -> t, gradient -> g), comments changed
+    p2 = {SIGMOID: "\n".join(line for line in sigmoid.splitlines() if '"""' not in line),
+          NEWTON: "\n".join(line for line in newton.splitlines() if '"""' not in line)}
+    p3 = {SIGMOID: re.sub(r"\be\b", "t", sigmoid).replace("# in (0, 1]", "# mine"),
+          NEWTON: re.sub(r"\bgradient\b", "g", newton).replace("theta", "w")}
+    for edits in (p2, p3):
+        assert all(edits[q] != (sigmoid, newton)[k] for k, q in enumerate((SIGMOID, NEWTON)))
+        flags, _ = _flags(_edit(chapter, replace=edits), spec)
+        assert f"published solution: {SIGMOID}" in flags, flags
+        assert f"published solution: {NEWTON}" in flags, flags
+    # a different answer is not the published one
+    other = SIGMOID_OWN.replace("1 / (1 + e)", "np.exp(-np.logaddexp(0, -z))")
+    flags, _ = _flags(_edit(chapter, replace={SIGMOID: other}), spec)
+    assert not any(f.startswith("published") for f in flags), flags
+
+
+NEWTON_OWN = ("def newton_logistic(X, y, n_iter=10):\n"
+              "    A = np.hstack([np.ones((len(X), 1)), X])\n"
+              "    w = np.zeros(A.shape[1])\n"
+              "    for step in range(n_iter):\n"
+              "        q = 1 / (1 + np.exp(-(A @ w)))\n"
+              "        r = A.T @ (q - y)\n"
+              "        S = A.T @ (A * (q * (1 - q))[:, None])\n"
+              "        w = w - np.linalg.solve(S, r)\n"
+              "    return w")
+
+
+def _class(chapter, answers):
+    """``mark_identical`` over notebooks ``{file: {question: answer}}``, as the grader does."""
+    spec = chapter["spec"]
+    stubs = {q["name"]: q.get("stub_hash") for q in spec["questions"]}
+    entries = [(file, _flags(_edit(chapter, replace=edits), spec)[1], stubs)
+               for file, edits in answers.items()]
+    return mark_identical(entries, published={q["name"]: q.get("solution_hash")
+                                              for q in spec["questions"]})
+
+
+def test_copies_are_same_as_or_similar_to_each_other(chapter):
+    renamed = re.sub(r"\bS\b", "H", re.sub(r"\bw\b", "theta", NEWTON_OWN))  # p6: renamed
+    edited = NEWTON_OWN.replace("q = 1 /", "q = 1.0 /")      # one constant changed
+    flags = _class(chapter, {"p4.ipynb": {NEWTON: NEWTON_OWN}, "p5.ipynb": {NEWTON: NEWTON_OWN},
+                             "p6.ipynb": {NEWTON: renamed}, "p7.ipynb": {NEWTON: edited},
+                             "other.ipynb": {NEWTON: NEWTON_BY.format(h="H", g="G")},
+                             "untouched.ipynb": {}})
+    assert flags["p6.ipynb"][0] == f"same as p4.ipynb, p5.ipynb: {NEWTON}"
+    assert flags["p4.ipynb"][0] == f"same as p5.ipynb, p6.ipynb: {NEWTON}"
+    assert flags["p7.ipynb"] == [f"similar to p4.ipynb (0.94), p5.ipynb (0.94), p6.ipynb "
+                                 f"(0.94): {NEWTON}"]
+    assert flags["p4.ipynb"][1] == f"similar to p7.ipynb (0.94): {NEWTON}"
+    assert "other.ipynb" not in flags and "untouched.ipynb" not in flags
+
+
+def test_copies_of_the_published_solution_are_not_same_as_each_other(chapter):
+    newton = _solution(chapter, NEWTON)
+    flags = _class(chapter, {"a.ipynb": {NEWTON: newton}, "b.ipynb": {NEWTON: newton},
+                             "c.ipynb": {NEWTON: newton.replace("theta", "w")}})
+    assert flags == {}     # each has "published solution: ex01-newton" instead
+
+
+def test_short_answers_everybody_writes_alike_are_not_flagged(chapter):
+    from mlcore.homework._flags import MIN_TOKENS, _parts
+    textbook = ("def stable_sigmoid(z):\n    z = np.asarray(z, dtype=float)\n"
+                "    return 1 / (1 + np.exp(-z))")
+    clipped = textbook.replace("-z", "-np.clip(z, -500, 500)")
+    flags = _class(chapter, {f"s{k}.ipynb": {SIGMOID: (textbook, clipped)[k % 2]}
+                             for k in range(6)})
+    assert flags == {}
+    # the size that counts is the answer's beyond its stub: below MIN_TOKENS here
+    stub = _parts(next(q["stub_hash"] for q in chapter["spec"]["questions"]
+                       if q["name"] == SIGMOID))[1]
+    assert 0 < _parts(answer_hash([clipped]))[1] - stub < MIN_TOKENS
+    # ... while the published stable sigmoid (the same 2 lines for all who copy it) is above
+    assert _parts(answer_hash([_solution(chapter, SIGMOID)]))[1] - stub >= MIN_TOKENS
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb")),

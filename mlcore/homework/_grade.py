@@ -501,7 +501,8 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         graded = list(pool.map(work, items))
     stubs = {q["name"]: q.get("stub_hash") for q in spec["questions"]}
-    same = mark_identical([(g.file, g.hashes, stubs) for g in graded])
+    same = mark_identical([(g.file, g.hashes, stubs) for g in graded],
+                          published={q["name"]: q.get("solution_hash") for q in spec["questions"]})
     for g in graded:
         g.flags += same.get(g.file, [])
     return graded
