@@ -390,3 +390,16 @@ def test_every_chapter_s_solution_obeys_its_rules_through_the_grader_s_plan(path
     for edition in (teacher, _without_ids(teacher), student):
         found = _rules(edition, spec)
         assert not any(found.values()), found
+
+
+def test_code_nested_too_deeply_to_read_costs_no_crash(chapter):
+    # 1500 terms parse but do not compile (nor run in Jupyter); 900 do both
+    for terms, expected in ((900, [f"{EXPIT} (written `expit`)"]), (1500, None)):
+        deep = "def stable_sigmoid(z):\n    return expit(" + " + ".join(["z"] * terms) + ")"
+        nb = _edit(chapter, replace={SIGMOID: deep})
+        found = _rules(nb, chapter["spec"])[SIGMOID]
+        assert found == expected if expected else isinstance(found, list)
+        assert isinstance(_flags(nb, chapter["spec"])[0], list)
+    chain = ["from scipy.special import expit as a0"] + [f"a{k + 1} = a{k}" for k in range(3000)]
+    assert isinstance(forbidden_uses(["\n".join(chain)], ["def f(z):\n    return a3000(z)"],
+                                     ["scipy.special.expit"]), list)

@@ -283,7 +283,10 @@ def answer_hash(sources) -> str | None:
     tree = _normalised(sources)
     if tree is None:
         return None
-    digest = hashlib.sha256(ast.dump(tree).encode()).hexdigest()
+    try:
+        digest = hashlib.sha256(ast.dump(tree).encode()).hexdigest()
+    except RecursionError:     # nested too deeply to compare: no flag rather than a crash
+        return None
     tokens = _tokens(tree)
     shingles = sorted({hashlib.blake2b(" ".join(tokens[i:i + SHINGLE]).encode(),
                                        digest_size=4).hexdigest()
@@ -294,8 +297,11 @@ def answer_hash(sources) -> str | None:
 def _legacy_hash(sources) -> str | None:
     """The hash an autograder.json written before fingerprints holds (exact trees)."""
     trees = [t for t in map(_parse, sources) if t is not None]
-    body = [ast.dump(node) for tree in trees for node in tree.body
-            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+    try:
+        body = [ast.dump(node) for tree in trees for node in tree.body
+                if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+    except RecursionError:
+        return None
     return hashlib.sha256("\n".join(body).encode()).hexdigest() if body else None
 
 

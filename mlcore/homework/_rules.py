@@ -136,12 +136,14 @@ def _dotted(node):
 
 def _constant(node):
     """The string a constant expression spells (``"ex" + "pit"`` too), else None."""
+    parts = []
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # (a + b) + c
+        if not (isinstance(node.right, ast.Constant) and isinstance(node.right.value, str)):
+            return None
+        parts.append(node.right.value)
+        node = node.left
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _constant(node.left), _constant(node.right)
-        if left is not None and right is not None:
-            return left + right
+        return node.value + "".join(reversed(parts))
     return None
 
 
@@ -488,7 +490,10 @@ def forbidden_uses(all_sources, solution_sources, forbid, *, span=None, until=No
             if cell <= until and trees[cell] is not None:
                 for statement in trees[cell].body:
                     reach.todo.append((statement, notebook.order[id(statement)]))
-    return reach.run()
+    try:
+        return reach.run()
+    except RecursionError:    # code nested too deeply to follow: what was found so far
+        return list(reach.found.values())
 
 
 
