@@ -195,8 +195,8 @@ class _Binding:
     """One top-level binding of a name: what binds it, where, and with which value."""
 
     def __init__(self, position, kind, node, value=None, module=None, conditional=False):
-        self.position, self.kind, self.node = position, kind, node
-        self.value, self.module, self.conditional = value, module, conditional
+        self.position, self.kind, self.node, self.value = position, kind, node, value
+        self.module, self.conditional = module, conditional
 
 
 class _Notebook:
@@ -464,8 +464,7 @@ def forbidden_uses(all_sources, solution_sources, forbid, *, span=None, until=No
     Returns
     -------
     list of str
-        One description per rule the code breaks, e.g.
-        ``"`mlcore` (written `ml.sigmoid`)"``.
+        One description per rule broken: ``"`mlcore` (written `ml.sigmoid`)"``.
     """
     if not forbid:
         return []
@@ -496,13 +495,8 @@ def forbidden_uses(all_sources, solution_sources, forbid, *, span=None, until=No
         return list(reach.found.values())
 
 
-
 def question_uses(plan, number: int, question: dict) -> list:
-    """:func:`forbidden_uses` of question ``number`` of a grader's plan (``_grade._plan``).
-
-    The answer's names are followed from the cell right before the question's
-    first test, wherever they are bound.
-    """
+    """:func:`forbidden_uses` of question ``number`` of a plan from ``_grade._plan``."""
     sources, _, points, spans, _, _ = plan
     span = spans[number]
     return forbidden_uses(sources, [sources[i] for i in span], question.get("forbid"),
