@@ -552,7 +552,9 @@ def test_flags_point_the_teacher_at_what_to_read(attacks):
     assert "published solution: ex99-sigmoid" in rows["a_solution.ipynb"]["flags"]
     assert "rebinds np" in rows["rebind_np.ipynb"]["flags"]
     assert "__reduce__" in rows["unpickle_forge.ipynb"]["flags"]
-    assert "same as" in rows["a_solution.ipynb"]["flags"]     # bom.ipynb is the same notebook
+    # bom.ipynb is the same notebook, but both are the published solution: no "same as"
+    # (REVIEW.md 2026-11-27, finding 13; tests/test_grading_rules.py tests the flag)
+    assert "same as" not in rows["a_solution.ipynb"]["flags"]
     assert rows["untouched.ipynb"]["flags"] == ""
     assert float(rows["a_solution.ipynb"]["cpu_seconds"]) > 0
     assert float(rows["a_solution.ipynb"]["peak_mb"]) > 0

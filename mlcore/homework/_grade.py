@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ._format import META_KEY, TEST_TAGS, check_notebook, tags_of
 from ._flags import flags_for, mark_identical
-from ._rules import forbidden_uses
+from ._rules import question_uses
 from ._text import ERROR_NAMES, md_text, safe_failure  # noqa: F401 -- re-exported
 from ._sandbox import Limits, bubblewrap_available, run_script
 from ._spec import (SPEC_NAME, _source, add_extra_tests, build_spec,  # noqa: F401 -- re-exported
@@ -379,7 +379,7 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
             notes.append(note)
         for number, q in enumerate(coded):
             tests, weights = q["tests"], test_weights(q)
-            hits = forbidden_uses(sources, [sources[i] for i in spans[number]], q.get("forbid"))
+            hits = question_uses(plan, number, q)
             for hit in hits:
                 failures[q["name"]].append(f"rule: the exercise forbids {hit}; this question "
                                            "scores zero")
@@ -511,7 +511,8 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         graded = list(pool.map(work, items))
     stubs = {q["name"]: q.get("stub_hash") for q in spec["questions"]}
-    same = mark_identical([(g.file, g.hashes, stubs) for g in graded])
+    same = mark_identical([(g.file, g.hashes, stubs) for g in graded],
+                          published={q["name"]: q.get("solution_hash") for q in spec["questions"]})
     for g in graded:
         g.flags += same.get(g.file, [])
     return graded
