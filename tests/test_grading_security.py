@@ -132,6 +132,7 @@ def test_a_user_site_hook_written_by_the_notebook_does_not_forge_the_checks(tiny
     (folder / "f1_usercustomize.ipynb").write_text(
         json.dumps(_with_cell(student, USER_SITE_ATTACK)))
     out = tmp_path / "out" / "grades.csv"
+    out.parent.mkdir()
     done = subprocess.run([str(python), "-m", "mlcore.homework", "grade", str(item.autograder),
                            str(folder), "--out", str(out), "--timeout", "60", "--jobs", "1",
                            "--sandbox", SANDBOX], capture_output=True, text=True,
@@ -174,6 +175,7 @@ def test_a_poisoned_reference_without_bubblewrap_changes_no_later_grade(tiny, tm
     scratch = tmp_path / "tmp"       # the grader's TMPDIR: all the payload can glob
     scratch.mkdir()
     out = tmp_path / "out" / "grades.csv"
+    out.parent.mkdir()
     done = subprocess.run([sys.executable, "-m", "mlcore.homework", "grade",
                            str(item.autograder), str(folder), "--out", str(out), "--timeout",
                            "60", "--jobs", "1", "--sandbox", "none"], capture_output=True,
