@@ -827,7 +827,7 @@ def _run_checks_with(monkeypatch, tmp_path, forge):
     coded = [q for q in spec["questions"] if not q["manual"]]
     monkeypatch.setattr(_grade, "run_script", lambda script, job, *a, **k: RunResult(
         forge(job) + [{"event": "done"}], None, 0, "process"))
-    return _grade._run_checks(coded, [0, 1], Limits(), tmp_path, [], tmp_path, tmp_path,
+    return _grade._run_checks(coded, [0, 1], Limits(), [], tmp_path, tmp_path,
                               [["sigmoid"], ["sigmoid", "mse"]])
 
 

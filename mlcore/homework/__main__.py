@@ -38,7 +38,10 @@ def _add_limits(parser, timeout):
     parser.add_argument("--memory", type=float, default=4096,
                         help="address-space limit per process in MiB (default 4096)")
     parser.add_argument("--sandbox", choices=["auto", "bwrap", "none"], default="auto",
-                        help="bubblewrap isolation: 'auto' uses it when it works (default)")
+                        help="bubblewrap isolation: 'auto' (default) uses it; where it does "
+                             "not work, grade refuses to run (assign and check, which run "
+                             "your own notebooks, run without it); 'none' runs plain "
+                             "processes of your user")
     parser.add_argument("--jobs", type=int, default=None,
                         help="notebooks run at once (default: the CPU cores this process may "
                              "use; limits count CPU time, so load does not cost points)")
@@ -64,17 +67,23 @@ def cmd_assign(args) -> int:
 
 def cmd_grade(args) -> int:
     from . import add_extra_tests, grade_submissions, load_spec, write_feedback, write_grades
+    from ._grade import add_same_as
     from ._report import (check_output_paths, collect_submissions, merge_manual_scores,
                           refused_submission)
+    from ._sandbox import describe_isolation, isolation_for
     spec = load_spec(args.autograder)
     if args.extra_tests:
         spec = add_extra_tests(spec, args.extra_tests)
+    limits = _limits(args)
+    isolation = isolation_for(limits)      # refuses "auto" without a working bubblewrap
+    print(f"Isolation: {describe_isolation(isolation)}", flush=True)
     folder = Path(args.submissions)
     out = Path(args.out)
     feedback = Path(args.feedback) if args.feedback else out.parent / f"{out.stem}_feedback"
     check_output_paths(out, feedback)
-    from ._update import backup, check_overwrite, digest, hashes_path, select_changed, \
-        write_updated
+    out.parent.mkdir(parents=True, exist_ok=True)     # the journal is written from the start
+    from ._update import (backup, check_overwrite, digest, grading_key, hashes_path, read_rows,
+                          rows_path, select_changed, write_rows, write_updated)
     if args.gradebook and not (args.roster and args.gradebook_column):
         raise ValueError("--gradebook needs --roster (to know each file's student) and "
                          "--gradebook-column (the assignment's column).")
@@ -97,22 +106,28 @@ def cmd_grade(args) -> int:
         print(f"--update: grading {len(files) + len(refused)} new, changed or named "
               "file(s); the other rows are kept", flush=True)
     from ._update import append_journal, journal_path, read_journal
-    resumed = {} if args.update else read_journal(out, spec, files)
+    key = grading_key(spec, limits)
+    resumed, stale = ({}, 0) if args.update else read_journal(out, spec, files, key)
+    if stale:
+        print(f"the journal {journal_path(out).name} is stale for {stale} submission(s): the "
+              "tests, the limits or the grader changed since it was written; they are graded "
+              "again", flush=True)
     if resumed:
         print(f"resuming an interrupted run: {len(resumed)} submission(s) already graded "
               f"({journal_path(out).name})", flush=True)
     data_of = dict(files)
     files = [(name, data) for name, data in files if name not in resumed]
-    hide = [folder, args.autograder, out, feedback, journal_path(out)] + (
+    hide = [folder, args.autograder, out, feedback, journal_path(out), rows_path(out)] + (
         [args.extra_tests] if args.extra_tests else [])
     if args.manual_scores:
         hide.append(args.manual_scores)
     kept = klass.private_executed(hide)          # --keep-executed: None without it
-    start, done, count = time.perf_counter(), [], len(files) + len(refused)
+    start, done = time.perf_counter(), []
+    count = len(files) + len(refused) + len(resumed)
 
     def progress(graded):
         if graded.file in data_of and graded.file not in resumed:
-            append_journal(out, spec, graded, data_of[graded.file])
+            append_journal(out, spec, graded, data_of[graded.file], key)
         done.append(graded)
         print(f"[{len(done)}/{count}] {graded.file}: {graded.status}, "
               f"{graded.total:g} points", flush=True)
@@ -121,28 +136,34 @@ def cmd_grade(args) -> int:
     graded += list(resumed.values())
     for item in graded:
         progress(item)
-    from ._sandbox import adopt_orphans
+    from ._reap import adopt_orphans
     reference = _reference(args, spec, [Path(h).absolute() for h in hide])
-    try:
-        with adopt_orphans():
-            graded += grade_submissions(spec, files, _limits(args), jobs=args.jobs,
-                                        hide=[Path(h).absolute() for h in hide],
-                                        progress=progress, reference=reference,
-                                        keep_executed=executed_keeper(kept))
-    finally:
-        shutil.rmtree(reference, ignore_errors=True)
+    with adopt_orphans():
+        graded += grade_submissions(spec, files, limits, jobs=args.jobs,
+                                    hide=[Path(h).absolute() for h in hide],
+                                    progress=progress, reference=reference, same_as=False,
+                                    keep_executed=executed_keeper(kept))
     graded.sort(key=lambda g: g.file)
     klass.annotate(graded)
-    # Outputs are written only now, when every run has ended, without following links.
+    # The whole class: this run's rows and, with --update, every row kept from before.
+    everyone = read_rows(out, spec) if args.update else {}
+    everyone.update({g.file: g for g in graded})
+    add_same_as(spec, list(everyone.values()))
+    # Outputs are written only now, when every run has ended, without following links;
+    # grades.csv first, so that nothing after it can lose the grades.
     if args.update:
-        write_updated(out, spec, graded, files)
+        write_updated(out, spec, graded, files,
+                      flags={file: g.flags for file, g in everyone.items()})
     else:
         backup(out)
         write_grades(out, spec, graded)
         from ._report import _write_nofollow
         _write_nofollow(hashes_path(out), json.dumps(
             {name: digest(data) for name, data in files}, indent=1, sort_keys=True) + "\n")
-    write_feedback(feedback, spec, graded)
+    write_rows(out, [everyone[name] for name in sorted(everyone)])
+    for file, why in write_feedback(feedback, spec, graded):
+        print(f"warning: the feedback of {file!r} could not be written: {why}",
+              file=sys.stderr)
     if args.manual_scores:
         _merge(out, args.manual_scores, spec, None, merge_manual_scores)
     missing = klass.finish(spec, feedback, kept)
@@ -151,7 +172,8 @@ def cmd_grade(args) -> int:
     from ._summary import write_summary
     summary = out.with_name(f"{out.stem}_summary.md")
     check_output_paths(summary, summary.with_suffix(".png"))
-    for line in write_summary(summary, spec, graded):
+    for line in write_summary(summary, spec, [everyone[name] for name in sorted(everyone)],
+                              isolation=describe_isolation(isolation)):
         print(line)
     from ._class import note_missing
     for line in note_missing(summary, missing):
@@ -163,11 +185,18 @@ def cmd_grade(args) -> int:
     return 0
 
 
-def _reference(args, spec, hide) -> Path:
-    """Run the teacher's notebook of the autograder folder: the checks' trusted namespace."""
+def _reference(args, spec, hide):
+    """Run the teacher's notebook of the autograder folder: the checks' trusted namespace.
+
+    Its snapshots are read into memory with their SHA-256 (:class:`Reference`)
+    and the folder is removed before any submission runs, so no run can reach
+    them, whatever the sandbox.
+    """
     import tempfile
 
     from ._grade import make_reference
+    from ._reference import Reference
+    from ._spec import chapter_cell_sources
     folder = Path(args.autograder)
     folder = folder.parent if folder.suffix == ".json" else folder
     notebook = folder / f"{spec['chapter']}.ipynb"
@@ -175,17 +204,24 @@ def _reference(args, spec, hide) -> Path:
         raise FileNotFoundError(f"{notebook} (the reference solution that assign wrote next to "
                                 "autograder.json) is missing: the checks take the chapter's "
                                 "names and data from a run of it.")
+    if not spec.get("cell_sources"):    # an autograder.json written before they were recorded
+        import nbformat
+        spec["cell_sources"] = chapter_cell_sources(nbformat.read(notebook, as_version=4))
     reference = Path(tempfile.mkdtemp(prefix="mlcore-reference-"))
     print(f"Running the reference solution {notebook} ...", flush=True)
-    graded = make_reference(spec, notebook.read_bytes(), _limits(args), reference, hide=hide)
+    try:
+        graded = make_reference(spec, notebook.read_bytes(), _limits(args), reference,
+                                hide=hide)
+        snapshots = Reference.read(reference)
+    finally:
+        shutil.rmtree(reference, ignore_errors=True)
     coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
     if graded.status != "ok" or abs(graded.total - coded) > 1e-9:
-        shutil.rmtree(reference, ignore_errors=True)
         raise RuntimeError(f"the reference solution {notebook} does not get full marks "
                            f"({graded.total:g} of {coded:g}, status {graded.status}): "
                            + "; ".join(graded.notes + [f for fs in graded.failures.values()
                                                        for f in fs])[:1000])
-    return reference
+    return snapshots
 
 
 def _gradebook(args, out, graded) -> None:
@@ -349,12 +385,15 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the command line; return the exit status."""
+    from ._sandbox import remove_matplotlib_cache
     args = parser().parse_args(argv)
     try:
         return args.run(args)
     except (ValueError, TypeError, OSError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    finally:
+        remove_matplotlib_cache()
 
 
 if __name__ == "__main__":

@@ -35,7 +35,14 @@ import pickle
 import subprocess
 import sys
 
-try:                      # run as a script: its folder is sys.path[0]
+if __name__ == "__main__":
+    # Run as a script with -I, which puts neither its folder nor PYTHONPATH on sys.path:
+    # name its own folder, and the one holding the mlcore package it belongs to.
+    _HERE = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, _HERE)
+    sys.path.append(os.path.dirname(os.path.dirname(_HERE)))
+
+try:                      # run as a script: its folder is on sys.path (above)
     from _wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
                        warn_again, write_frame)
     from _worker import apply_limits, events_channel, short
@@ -47,18 +54,33 @@ except ImportError:       # imported as mlcore.homework._checker (documentation,
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_server.py")
 
 
-def restore_reference(path):
-    """The teacher's saved namespace (trusted: written by a run of the reference notebook)."""
+class ReferenceChanged(Exception):
+    """The reference's bytes do not have the SHA-256 the grader sent with them."""
+
+
+def restore_reference(reference):
+    """The teacher's saved namespace, sent by the grader on stdin with its SHA-256.
+
+    The SHA-256 is checked before anything is unpickled: a snapshot that
+    changed raises :class:`ReferenceChanged` and is never loaded.
+    """
+    import base64
+    import hashlib
+
     import cloudpickle
     namespace = {}
+    if not isinstance(reference, dict):
+        return namespace   # no reference: the checks see only the answers
+    blob = base64.b64decode(reference["data"])
+    if hashlib.sha256(blob).hexdigest() != reference["sha256"]:
+        raise ReferenceChanged()
     try:
-        with open(path, "rb") as handle:
-            data = pickle.load(handle)
+        data = pickle.loads(blob)
     except Exception:      # noqa: BLE001 -- no reference: the checks see only the answers
         return namespace
-    for name, blob in (data.get("each") or {}).items():
+    for name, value in (data.get("each") or {}).items():
         try:
-            namespace[str(name)] = cloudpickle.loads(blob)
+            namespace[str(name)] = cloudpickle.loads(value)
         except Exception:  # noqa: BLE001
             continue
     return namespace
@@ -150,7 +172,7 @@ class Server:
         request_read, request_write = os.pipe()
         reply_read, reply_write = os.pipe()
         self.process = subprocess.Popen(
-            [sys.executable, SERVER, str(reply_write)], stdin=request_read,
+            [sys.executable, "-I", SERVER, str(reply_write)], stdin=request_read,
             stdout=subprocess.DEVNULL, pass_fds=(reply_write,), close_fds=True)
         os.close(request_read)
         os.close(reply_write)
@@ -260,7 +282,11 @@ def main():
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     for question in job["questions"]:
         number, answers = question["number"], None
-        namespace.update(restore_reference(question["reference"]))
+        try:
+            namespace.update(restore_reference(question["reference"]))
+        except ReferenceChanged:
+            emit(event="reference", q=number, ok=False)
+            os._exit(3)
         for name in question["answers"]:
             namespace.pop(name, None)
         for n, (source, nonce) in enumerate(zip(question["tests"], question["nonces"])):

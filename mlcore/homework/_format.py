@@ -489,7 +489,10 @@ def _note(chapter: str, questions: list) -> str:
              "`AssertionError` tells you what is still wrong. When grading, your teacher also "
              "runs hidden tests, so make your code correct, not just the visible checks. You can "
              "check the whole notebook at once with "
-             f"`python -m mlcore.homework check {chapter}.ipynb`.", ""]
+             f"`python -m mlcore.homework check {chapter}.ipynb`. Before handing it in, "
+             "clear all outputs (Edit > Clear Outputs of All Cells) and save: outputs are not "
+             "graded, and a notebook larger than 50 MiB without its outputs (200 MiB as a "
+             "file) cannot be graded.", ""]
     if coded:
         lines.append("Autograded: " + ", ".join(f"{q.name} ({q.points:g} pt)" for q in coded)
                      + ".")

@@ -17,23 +17,24 @@ the others share the rest); a use of a name the exercise forbids
 
 from __future__ import annotations
 
-import ast
-import json
 import operator
 import os
 import secrets
 import shutil
 import stat
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._format import META_KEY, TEST_TAGS, check_notebook, tags_of
 from ._flags import flags_for, mark_identical
+from ._plan import MAX_BYTES, MAX_FILE_BYTES, adopt_chapter_ids, first_line, names_used, \
+    plan_notebook, read_notebook
 from ._rules import question_uses
 from ._text import ERROR_NAMES, md_text, safe_failure  # noqa: F401 -- re-exported
-from ._sandbox import Limits, bubblewrap_available, run_script
+from ._reference import Reference, ReferenceTampered
+from ._sandbox import Limits, isolation_for, run_script
 from ._spec import (SPEC_NAME, _source, add_extra_tests, build_spec,  # noqa: F401 -- re-exported
                     check_spec, load_spec, test_weights)
 
@@ -43,7 +44,7 @@ __all__ = ["Submission", "build_spec", "check_spec", "load_spec", "add_extra_tes
            "STATUSES"]
 
 STATUSES = ("ok", "error", "timeout", "tampered", "unreadable", "unreadable: symlink")
-MAX_BYTES = 50 * 1024 * 1024
+__all__ += ["MAX_BYTES", "MAX_FILE_BYTES", "Reference", "ReferenceTampered"]
 
 
 @dataclass
@@ -66,116 +67,6 @@ class Submission:
     def total(self) -> float:
         """Sum of the scores given so far."""
         return sum(v for v in self.scores.values() if v is not None)
-
-
-def read_notebook(data: bytes):
-    """Return ``(notebook, None)``, or ``(None, why)`` without quoting the file's content.
-
-    A UTF-8 byte-order mark is accepted (Jupyter opens such files).
-
-    Examples
-    --------
-    >>> read_notebook(b"root:x:0:0:root:/root:/bin/bash")[1]
-    'it is not valid JSON (line 1, column 1: Expecting value)'
-    """
-    import nbformat
-    if not isinstance(data, (bytes, bytearray)):
-        raise TypeError(f"data must be the file's bytes, got {type(data).__name__}.")
-    if len(data) > MAX_BYTES:
-        return None, f"the file is larger than {MAX_BYTES // 2**20} MiB"
-    try:
-        text = bytes(data).decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        return None, f"it is not UTF-8 text (position {error.start})"
-    try:
-        json.loads(text)
-    except json.JSONDecodeError as error:
-        return None, f"it is not valid JSON (line {error.lineno}, column {error.colno}: " \
-                     f"{error.msg})"
-    except RecursionError:
-        return None, "it is not a notebook (nested too deeply)"
-    try:
-        nb = nbformat.reads(text, as_version=4)
-        check_notebook(nb, "the notebook")
-    except Exception as error:   # any other way a file fails to be a notebook
-        return None, f"it is not a Jupyter notebook ({type(error).__name__})"
-    return nb, None
-
-
-def _plan(nb, spec: dict):
-    """The student's code cells, each question's snapshot point and its solution cells.
-
-    A question's answers are saved right before its first test cell (found by
-    cell id or by the public test's source), as Jupyter would run them, so an
-    answer written in a new cell below the stub counts. Test cells never run.
-    """
-    coded = [q for q in spec["questions"] if not q["manual"]]
-    public, anchors = {}, {}
-    for number, q in enumerate(coded):
-        for test in q["tests"]:
-            if not test["hidden"]:
-                public.setdefault(test["source"].strip(), number)
-        for anchor in q.get("test_anchors", []):
-            anchors.setdefault(anchor, number)
-    sources, first_test, solution_at, where, ids = [], {}, {}, [], []
-    known, solution_cells = set(spec.get("cells") or []), set()
-    for i, cell in enumerate(nb["cells"]):
-        if cell.get("cell_type") != "code":
-            continue
-        tags, text = tags_of(cell), _source(cell)
-        owner = anchors.get(cell.get("id"))
-        if owner is None:
-            owner = public.get(text.strip())
-        if owner is not None or tags & TEST_TAGS:
-            if owner is not None:
-                first_test.setdefault(owner, len(sources))
-            continue
-        if "heavy" in tags:
-            continue
-        meta = (cell.get("metadata") or {}).get(META_KEY) or {}
-        for number, q in enumerate(coded):
-            if (isinstance(meta, dict) and meta.get("question") == q["name"]) or \
-                    cell.get("id") in q["anchors"]:
-                solution_at.setdefault(number, len(sources))
-                solution_at[number, "last"] = len(sources)
-                solution_cells.add(len(sources))
-        sources.append(text)
-        where.append(i)
-        ids.append(cell.get("id"))
-    points, spans, notes, previous = [], [], [], 0
-    for number, q in enumerate(coded):
-        if number in first_test:
-            at = first_test[number] - 1
-        elif (number, "last") in solution_at:
-            at = solution_at[number, "last"]
-        else:
-            notes.append(f"The solution and test cells of {q['name']} were not found (deleted, "
-                         "or their metadata removed); its tests ran after your last cell.")
-            at = len(sources) - 1
-        start = solution_at.get(number, previous)
-        # the solution cells and the student's own cells up to the tests (not the chapter's)
-        spans.append([k for k in range(min(start, at + 1), at + 1)
-                      if k in solution_cells or ids[k] not in known])
-        previous = at + 1
-        points.append(at)
-    return sources, where, points, spans, coded, notes
-
-
-def _names_used(sources) -> set:
-    """Every name the checks' code mentions: what the reference must provide."""
-    names = set()
-    for source in sources:
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError):
-            continue
-        names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    return names
-
-
-def _first_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[0][:70] if lines else "(empty)"
 
 
 def _limits_job(limits: Limits) -> dict:
@@ -203,17 +94,35 @@ def _timeout_note(kind: str, limits: Limits, what: str) -> str:
             "stopped; the checks it had not reached score zero.")
 
 
-def _run_checks(coded, ready, limits, workdir, hide, state, reference, answers):
-    """Run the checks of the questions in ``ready``; return verdicts, problems, tampering."""
+def _run_checks(coded, ready, limits, hide, state, reference, answers):
+    """Run the checks of the questions in ``ready``; return verdicts, problems, tampering.
+
+    The checks' process gets its own empty, read-only folder as HOME and working
+    folder (never the one the submission's kernel wrote), the submission's
+    snapshots read-only, and the teacher's reference namespaces on its stdin
+    with their SHA-256, which it checks before loading them.
+    """
+    if not isinstance(reference, Reference):
+        reference = Reference.read(reference)
+    reference.verify()
     nonces = {(q, n): secrets.token_hex(16) for q in ready for n in range(len(coded[q]["tests"]))}
     questions = [{"number": q, "state": str(state / f"{q}.pkl"),
-                  "reference": str(reference / f"ref{q}.pkl"), "answers": answers[q],
+                  "reference": reference.job(q), "answers": answers[q],
                   "tests": [t["source"] for t in coded[q]["tests"]],
                   "nonces": [nonces[q, n] for n in range(len(coded[q]["tests"]))]}
                  for q in ready]
     job = {"questions": questions, "limits": _limits_job(limits)}
-    result = run_script("_checker.py", job, limits, workdir, hide=hide, writable=False,
-                        state=state, readonly=[reference] if reference != state else [])
+    home = Path(tempfile.mkdtemp(prefix="mlcore-checks-"))
+    try:
+        result = run_script("_checker.py", job, limits, home, hide=hide, writable=False,
+                            state=state)
+    finally:
+        os.chmod(home, 0o700)          # run_script made it read-only
+        shutil.rmtree(home, ignore_errors=True)
+    if any(e.get("event") == "reference" and e.get("ok") is False for e in result.events):
+        raise ReferenceTampered("the teacher's reference snapshot that the checks' process "
+                                "read does not have the SHA-256 recorded when it was made: "
+                                "grading stopped, nothing was loaded from it.")
     verdicts, finished, started, tampered, crashed = {}, set(), [], [], []
     for event in result.events:
         q, n, kind = event.get("q"), event.get("n"), event.get("event")
@@ -280,9 +189,10 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
     limits : Limits
     hide : list of path-like
         Paths to hide from the submission's code.
-    reference : path-like, optional
-        A folder written by :func:`make_reference` from the teacher's notebook:
-        the checks take every name but the question's answers from it. Without
+    reference : Reference or path-like, optional
+        The teacher's namespaces (:class:`Reference`, or the folder
+        :func:`make_reference` wrote, read at once): the checks take every
+        name but the question's answers from it. Without
         it the notebook is its own reference, which trusts it: use that only
         for the teacher's notebook and for a student's ``check``.
     keep_reference : path-like, optional
@@ -312,9 +222,10 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
     if nb is None:
         return Submission(name, scores, "unreadable",
                           [f"Your file could not be graded: {problem}."])
-    plan = _plan(nb, spec)
+    nb = adopt_chapter_ids(nb, spec)
+    plan = plan_notebook(nb, spec)
     sources, cells, points, spans, coded, notes = plan
-    used = _names_used([t["source"] for q in coded for t in q["tests"]])
+    used = names_used([t["source"] for q in coded for t in q["tests"]])
     bound = {a for q in coded for a in (q.get("answers") or []) + (q.get("binds") or [])}
     flags, hashes = flags_for(nb, spec, plan, {q["name"]: q.get("solution_hash") for q in coded},
                               used - bound)
@@ -326,7 +237,8 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
     workdir = Path(tempfile.mkdtemp(prefix="mlcore-grade-"))
     state = Path(tempfile.mkdtemp(prefix="mlcore-state-"))
     own = reference is None
-    reference = state if own else Path(reference)
+    if not own and not isinstance(reference, Reference):
+        reference = Reference.read(reference)
     statuses, cost, peak = set(), 0.0, 0.0
     try:
         snapshots = [[at, n, str(state / f"{n}.pkl"), answers[n]] for n, at in enumerate(points)]
@@ -347,7 +259,7 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
             if (event.get("event") == "cell" and event.get("ok") is False
                     and isinstance(n, int) and 0 <= n < len(sources)):
                 student_errors.append(
-                    f"Cell {cells[n] + 1} (starting {md_text(_first_line(sources[n]), 70)}) "
+                    f"Cell {cells[n] + 1} (starting {md_text(first_line(sources[n]), 70)}) "
                     f"raised {md_text(event.get('ename'), 80)}: {md_text(event.get('evalue'))}")
         dead = [e for e in first.events if e.get("event") == "dead"]
         if first.timed_out:
@@ -365,8 +277,10 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
             statuses.add("error")
         ready = [n for n in range(len(coded))
                  if n in saved and _regular(state / f"{n}.pkl")]
+        if own:       # the notebook is its own (trusted) reference
+            reference = Reference.read(state)
         verdicts, problems, tampered, checked = (
-            _run_checks(coded, ready, limits, workdir, hide, state, reference, answers)
+            _run_checks(coded, ready, limits, hide, state, reference, answers)
             if ready else ({}, [], [], None))
         if checked is not None:
             cost, peak = cost + checked.cpu, max(peak, checked.peak_mb)
@@ -446,7 +360,8 @@ def check_jobs(jobs) -> int:
 
 
 def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: int | None = None,
-                      hide=(), progress=None, reference=None, keep_executed=None) -> list:
+                      hide=(), progress=None, reference=None, same_as: bool = True,
+                      keep_executed=None) -> list:
     """Grade ``(name, bytes)`` pairs in parallel, each in its own sandbox.
 
     Parameters
@@ -461,10 +376,14 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
         Paths to hide from the submissions' code.
     progress : callable, optional
         Called with each finished :class:`Submission`.
-    reference : path-like, optional
-        Folder written by :func:`make_reference` from the teacher's notebook.
-        Give it whenever the submissions are not trusted: without it each
-        notebook is its own reference (see :func:`grade_one`).
+    reference : Reference or path-like, optional
+        The teacher's namespaces (:class:`Reference`, or the folder written by
+        :func:`make_reference`, read at once). Give it whenever the
+        submissions are not trusted: without it each notebook is its own
+        reference (see :func:`grade_one`).
+    same_as : bool
+        Add the "same as" flags among these submissions (``grade`` computes
+        them over every row of grades.csv instead).
     keep_executed : callable, optional
         Keeps each executed notebook (see :func:`grade_one`).
 
@@ -473,6 +392,14 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
     list of Submission
         In the order given. A run that fails in the grader itself gives that
         submission the status ``error``; the others are still graded.
+
+    Raises
+    ------
+    RuntimeError
+        With ``limits.sandbox`` ``"auto"`` or ``"bwrap"`` where bubblewrap does
+        not work: grading other people's code without isolation must be asked
+        for by name (``"none"``). :class:`ReferenceTampered` (a RuntimeError)
+        when a reference snapshot changed: grading stops.
     """
     check_spec(spec)
     jobs = check_jobs(jobs)
@@ -480,10 +407,6 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
         raise TypeError(f"limits must be a Limits, got {type(limits).__name__}.")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable or None, got progress={progress!r}.")
-    if limits.sandbox == "bwrap" and not bubblewrap_available():
-        raise RuntimeError("sandbox='bwrap' was asked for, but bwrap is missing or may not "
-                           "create user namespaces here; install Debian's 'bubblewrap' or use "
-                           "sandbox='auto'.")
     missing = [q["name"] for q in spec["questions"] if not q["manual"] and not q.get("answers")]
     if reference is not None and missing:
         raise ValueError(f"the specification names no answers for {missing}: run assign "
@@ -494,11 +417,21 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
                 and isinstance(item[1], (bytes, bytearray))):
             raise TypeError(f"submissions[{i}] must be a (file name, bytes) pair, got "
                             f"{str(item)[:80]}.")
+    if items:
+        isolation_for(limits)          # refuses "auto" without a working bubblewrap
+    if reference is not None and not isinstance(reference, Reference):
+        reference = Reference.read(reference)
+    stop = threading.Event()
 
     def work(item):
+        if stop.is_set():
+            return None
         try:
             graded = grade_one(item[0], item[1], spec, limits, hide,
                                reference=reference, keep_executed=keep_executed)
+        except ReferenceTampered:
+            stop.set()
+            raise
         except (OSError, RuntimeError, ValueError) as error:
             scores = {q["name"]: (None if q["manual"] else 0.0) for q in spec["questions"]}
             graded = Submission(item[0], scores, "error", [
@@ -510,9 +443,15 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         graded = list(pool.map(work, items))
+    if same_as:
+        add_same_as(spec, graded)
+    return graded
+
+
+def add_same_as(spec: dict, graded: list) -> None:
+    """Add the "same as" flags among ``graded`` (answers identical between students)."""
     stubs = {q["name"]: q.get("stub_hash") for q in spec["questions"]}
     same = mark_identical([(g.file, g.hashes, stubs) for g in graded],
                           published={q["name"]: q.get("solution_hash") for q in spec["questions"]})
     for g in graded:
-        g.flags += same.get(g.file, [])
-    return graded
+        g.flags = [f for f in g.flags if not f.startswith("same as ")] + same.get(g.file, [])

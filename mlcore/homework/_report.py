@@ -6,25 +6,77 @@ read). Outputs are written after every run has ended, each to a fresh
 temporary file renamed over its target, so a link planted at an output
 path is replaced, never followed; an output path that is a symlink or not
 a regular file when grading starts is refused.
+
+A file name is the student's own text, so it cannot crash a run: a name
+that is not UTF-8 or is longer than 200 bytes gets the row ``unreadable``
+(its name shown with escapes), feedback files have a name cut to a safe
+length, and every CSV cell that a spreadsheet would take for a formula
+(starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and not a
+number) is written with a leading ``'`` (OWASP's rule against CSV
+injection), which reading removes again.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import math
 import os
+import re
 import stat
 import tempfile
 import warnings
 from pathlib import Path
 
-from ._grade import MAX_BYTES, STATUSES, Submission, check_spec, md_text
+from ._grade import MAX_FILE_BYTES, STATUSES, Submission, check_spec, md_text
 
 __all__ = ["collect_submissions", "check_output_paths", "write_grades", "write_feedback",
            "merge_manual_scores"]
 
 SYMLINK = "unreadable: symlink"
+MAX_NAME_BYTES = 200
+FEEDBACK_STEM_BYTES = 120
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def csv_cell(value) -> str:
+    """A CSV cell a spreadsheet shows as text: ``'`` before a would-be formula.
+
+    Numbers stay numbers; a cell starting with ``'`` gets another, so that
+    :func:`csv_value` reads every cell back exactly.
+
+    Examples
+    --------
+    >>> [csv_cell(v) for v in ["=HYPERLINK(1)", "-1.5", "@x", "'q", "alice.ipynb", 2]]
+    ["'=HYPERLINK(1)", '-1.5', "'@x", "''q", 'alice.ipynb', '2']
+    """
+    text = "" if value is None else str(value)
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r", "'") and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def csv_value(text: str) -> str:
+    """The value of a cell written by :func:`csv_cell`."""
+    return text[1:] if isinstance(text, str) and text.startswith("'") else text
+
+
+def shown_name(name: str) -> str:
+    """A file name as text that any output can hold (undecodable bytes as ``\\xNN``)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def name_problem(name: str):
+    """Why a file name cannot be a row of grades.csv, or None."""
+    try:
+        size = len(name.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "its name is not valid UTF-8 text; rename the file"
+    if size > MAX_NAME_BYTES:
+        return (f"its name is {size} bytes long, more than {MAX_NAME_BYTES}; rename the "
+                "file")
+    return None
 
 
 def _path(value, name: str) -> Path:
@@ -44,7 +96,7 @@ def _read_nofollow(path: Path):
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None, "it is not a regular file"
         chunks, size = [], 0
-        while size <= MAX_BYTES:
+        while size <= MAX_FILE_BYTES:
             chunk = os.read(fd, 1 << 20)
             if not chunk:
                 break
@@ -76,7 +128,10 @@ def collect_submissions(folder):
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         name = entry.name
         if name.endswith(".ipynb"):
-            if entry.is_symlink():
+            problem = name_problem(name)
+            if problem is not None:
+                refused.append((shown_name(name), f"unreadable: file name: {problem}"))
+            elif entry.is_symlink():
                 refused.append((name, SYMLINK))
             elif entry.is_dir(follow_symlinks=False):
                 skipped.append((name, "a folder, not a notebook file"))
@@ -87,12 +142,12 @@ def collect_submissions(folder):
                 else:
                     files.append((name, data))
         elif name.lower().endswith(".ipynb"):
-            skipped.append((name, "the extension is not lower-case .ipynb; rename it to "
-                                  "grade it"))
+            skipped.append((shown_name(name), "the extension is not lower-case .ipynb; "
+                                              "rename it to grade it"))
         elif entry.is_dir(follow_symlinks=False):
-            skipped.append((name, "a folder"))
+            skipped.append((shown_name(name), "a folder"))
         else:
-            skipped.append((name, "not a .ipynb file"))
+            skipped.append((shown_name(name), "not a .ipynb file"))
     return files, refused, skipped
 
 
@@ -186,13 +241,14 @@ def write_grades(path, spec: dict, graded: list) -> None:
     writer = csv.writer(buffer)
     roster = any(g.student for g in graded)
     late = any(g.late for g in graded)
-    writer.writerow(["file", *(["student"] if roster else []), *names, "total", "status",
-                     *(["late"] if late else []), "flags", "cpu_seconds", "peak_mb"])
+    writer.writerow(map(csv_cell, ["file", *(["student"] if roster else []), *names, "total",
+                                   "status", *(["late"] if late else []), "flags",
+                                   "cpu_seconds", "peak_mb"]))
     for g in graded:
-        writer.writerow([g.file, *([g.student] if roster else []),
-                         *(_number(g.scores[n]) for n in names), _number(g.total), g.status,
-                         *([g.late] if late else []), "; ".join(g.flags), f"{g.cpu:.1f}",
-                         f"{g.peak_mb:.0f}"])
+        writer.writerow(map(csv_cell, [
+            g.file, *([g.student] if roster else []), *(_number(g.scores[n]) for n in names),
+            _number(g.total), g.status, *([g.late] if late else []), "; ".join(g.flags),
+            f"{g.cpu:.1f}", f"{g.peak_mb:.0f}"]))
     _write_nofollow(path, buffer.getvalue())
 
 
@@ -205,14 +261,33 @@ EXPLAIN = {"ok": "your notebook ran to the end without errors",
            SYMLINK: "your file is a symbolic link, not a notebook"}
 
 
-def write_feedback(folder, spec: dict, graded: list) -> None:
-    """Write one Markdown feedback file per submission: scores and every failed check."""
+def feedback_stem(file: str) -> str:
+    """The feedback file's name for a submission: its stem, cut to a safe length.
+
+    A stem longer than 120 bytes is cut and given 8 hex digits of the name's
+    hash, so that every file system can hold it and names stay distinct.
+    """
+    stem = Path(file).stem.replace(os.sep, "_") or "submission"
+    stem = shown_name(stem)
+    data = stem.encode("utf-8")
+    if len(data) > FEEDBACK_STEM_BYTES:
+        digest = hashlib.sha256(file.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+        stem = data[:FEEDBACK_STEM_BYTES].decode("utf-8", "ignore") + "-" + digest
+    return stem
+
+
+def write_feedback(folder, spec: dict, graded: list) -> list:
+    """Write one Markdown feedback file per submission: scores and every failed check.
+
+    Returns ``[(file, why)]`` for the feedback files that could not be
+    written; the others are written.
+    """
     folder = _path(folder, "folder")
     graded = _check_graded(spec, graded)
     check_output_paths(folder)
     folder.mkdir(parents=True, exist_ok=True)
     total = sum(q["points"] for q in spec["questions"] if not q["manual"])
-    used = set()
+    used, failed = set(), []
     for g in graded:
         lines = [f"# Feedback on {md_text(g.file, 120)} (chapter {spec['chapter']})", "",
                  f"Status: **{g.status}**: {EXPLAIN.get(g.status, g.status)}.", "",
@@ -227,11 +302,15 @@ def write_feedback(folder, spec: dict, graded: list) -> None:
             lines += [f"  - failed {line}" for line in g.failures.get(q["name"], [])]
         if g.notes:
             lines += ["", "## Notes", ""] + [f"- {note}" for note in g.notes]
-        stem = Path(g.file).stem.replace(os.sep, "_") or "submission"
+        stem = feedback_stem(g.file)
         if stem in used:
             stem = f"{stem}-{len(used)}"
         used.add(stem)
-        _write_nofollow(folder / f"{stem}.md", "\n".join(lines) + "\n")
+        try:
+            _write_nofollow(folder / f"{stem}.md", "\n".join(lines) + "\n")
+        except (OSError, UnicodeError, RuntimeError) as error:
+            failed.append((g.file, f"{type(error).__name__}: {error}"))
+    return failed
 
 
 def _read_csv(path: Path, name: str):
@@ -241,7 +320,8 @@ def _read_csv(path: Path, name: str):
         raise ValueError(f"{name}={str(path)!r} is not UTF-8 text; save it as 'CSV UTF-8'.") \
             from None
     reader = csv.DictReader(io.StringIO(text, newline=""))
-    return reader.fieldnames or [], list(reader)
+    rows = [{csv_value(k): csv_value(v) for k, v in row.items()} for row in reader]
+    return [csv_value(c) for c in reader.fieldnames or []], rows
 
 
 def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
@@ -333,9 +413,15 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
         before = sum(float(old_manual[row["file"]].get(n) or 0) for n in manual)
         after = sum(float(row.get(n) or 0) for n in manual)
         row["total"] = _number(float(row["total"] or 0) - before + after)
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=header)
-    writer.writeheader()
-    writer.writerows(rows)
-    _write_nofollow(out, buffer.getvalue())
+    _write_nofollow(out, csv_text(header, rows))
     return rows
+
+
+def csv_text(columns, rows) -> str:
+    """CSV text of dict rows, every cell through :func:`csv_cell`."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow([csv_cell(c) for c in columns])
+    for row in rows:
+        writer.writerow([csv_cell(row.get(c, "")) for c in columns])
+    return buffer.getvalue()

@@ -34,7 +34,8 @@ from pathlib import Path
 
 from .._validation import check_option, check_real
 
-__all__ = ["Limits", "RunResult", "bubblewrap_available", "run_script", "adopt_orphans"]
+__all__ = ["Limits", "RunResult", "bubblewrap_available", "run_script",
+           "isolation_for", "describe_isolation", "remove_matplotlib_cache"]
 
 PACKAGE = Path(__file__).parent            # mlcore/homework, unresolved: may sit under a symlink
 MARK = "@@mlcore-homework@@ "
@@ -59,7 +60,10 @@ class Limits:
     file_mb : float
         Largest file the submission may write (``RLIMIT_FSIZE``), in MiB.
     sandbox : {"auto", "bwrap", "none"}
-        ``"auto"`` uses bubblewrap when it works, ``"bwrap"`` requires it.
+        ``"bwrap"`` requires bubblewrap; ``"auto"`` uses it when it works, and
+        where it does not, grading other people's work refuses to run
+        (:func:`isolation_for`) while a student's ``check`` runs without it;
+        ``"none"`` runs plain processes.
     wall_factor : float
         Wall-clock limit as a multiple of ``timeout`` (plus 30 s), used only
         where the CPU time cannot be measured (not Linux).
@@ -191,31 +195,81 @@ def _matplotlib_cache() -> str | None:
     folder = Path(tempfile.mkdtemp(prefix="mlcore-homework-mpl-"))
     env = dict(os.environ, MPLCONFIGDIR=str(folder), MPLBACKEND="Agg")
     try:
-        subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], env=env,
+        subprocess.run([sys.executable, "-I", "-c", "import matplotlib.font_manager"], env=env,
                        capture_output=True, timeout=120, check=True)
     except (OSError, subprocess.SubprocessError):
+        shutil.rmtree(folder, ignore_errors=True)
         return None
     return str(folder)
 
 
-def _environment(workdir: Path, token: str) -> dict:
+def remove_matplotlib_cache() -> None:
+    """Remove the font cache :func:`_matplotlib_cache` built (at the end of a command)."""
+    if _matplotlib_cache.cache_info().currsize:
+        folder = _matplotlib_cache()
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
+        _matplotlib_cache.cache_clear()
+
+
+INSTALL_BWRAP = "sudo apt-get install bubblewrap"
+
+
+def isolation_for(limits: Limits, *, fallback: bool = False) -> str:
+    """The isolation runs under ``limits`` get: ``"bwrap"`` or ``"process"``.
+
+    ``sandbox="auto"`` refuses to run without a working bubblewrap unless
+    ``fallback`` (a student's ``check`` of their own notebook): grading other
+    people's code without it must be asked for by name (``sandbox="none"``).
+    """
+    if limits.sandbox == "none":
+        return "process"
+    if bubblewrap_available():
+        return "bwrap"
+    if limits.sandbox == "auto" and fallback:
+        return "process"
+    raise RuntimeError(
+        f"sandbox={limits.sandbox!r} needs bubblewrap, which is missing here or may not create "
+        f"user namespaces. Install it ({INSTALL_BWRAP} on Debian or Ubuntu), or, to grade "
+        "with no isolation at all (the submissions' code can then read and change every file "
+        "you can, and forge grades), give sandbox='none' (--sandbox none) explicitly.")
+
+
+def describe_isolation(isolation: str) -> str:
+    """One line naming the isolation of a run, for the grader's output and summary."""
+    if isolation == "bwrap":
+        return ("bubblewrap (new namespaces, no network, read-only system, only the run's "
+                "folder writable)")
+    return ("none (--sandbox none): plain processes of your user; the code of a submission "
+            "can read and change your files")
+
+
+def _environment(workdir: Path, token: str, writable: bool = True) -> dict:
+    """The run's environment; a read-only run's folder is left empty (the checks' own)."""
     env = {key: os.environ[key] for key in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT",
-                                            "VIRTUAL_ENV", "PYTHONPATH") if key in os.environ}
+                                            "VIRTUAL_ENV") if key in os.environ}
     mpl = workdir / ".matplotlib"
-    cache = _matplotlib_cache()
-    if cache and not mpl.exists():
-        shutil.copytree(cache, mpl, dirs_exist_ok=True)
+    if writable:
+        cache = _matplotlib_cache()
+        if cache and not mpl.exists():
+            shutil.copytree(cache, mpl, dirs_exist_ok=True)
     # One BLAS thread before RLIMIT_AS: OpenBLAS reserves memory per thread and
     # fails to start its threads under an address-space limit.
     for key in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         env[key] = "1"
-    env.update(HOME=str(workdir), TMPDIR=str(workdir / "tmp"), MPLBACKEND="Agg",
-               MPLCONFIGDIR=str(mpl), IPYTHONDIR=str(workdir / ".ipython"),
+    env.update(HOME=str(workdir), TMPDIR=str(workdir / "tmp" if writable else "/tmp"),
+               MPLBACKEND="Agg", IPYTHONDIR=str(workdir / ".ipython"),
                JUPYTER_RUNTIME_DIR=str(workdir / ".jupyter-runtime"),
                JUPYTER_PLATFORM_DIRS="1", MLCORE_QUIET="1", PYTHONDONTWRITEBYTECODE="1",
                PYDEVD_DISABLE_FILE_VALIDATION="1", PYTHONHASHSEED="0",
-               MLCORE_HOMEWORK_RUN=token)
-    (workdir / "tmp").mkdir(exist_ok=True)
+               MLCORE_HOMEWORK_RUN=token,
+               # The grader's scripts run with -I; the kernel they start does not, so it is
+               # kept off the user site (which a cell could fill with code for the next
+               # process) and given the grader's own mlcore, not an inherited PYTHONPATH.
+               PYTHONNOUSERSITE="1", PYTHONPATH=str(PACKAGE.parent.parent))
+    if writable:
+        env["MPLCONFIGDIR"] = str(mpl)
+        (workdir / "tmp").mkdir(exist_ok=True)
     return env
 
 
@@ -236,7 +290,9 @@ def _masks(hide, bound) -> list:
 
 def _command(script: str, workdir: Path, hide, isolation: str, writable: bool,
              state: Path | None, readonly=()) -> list:
-    command = [sys.executable, str(PACKAGE / script)]
+    # -I: no user site-packages, no PYTHON* variables, no script or working folder on
+    # sys.path, so nothing a run wrote (HOME, TMPDIR, cwd) is imported at start-up.
+    command = [sys.executable, "-I", str(PACKAGE / script)]
     if isolation != "bwrap":
         return command
     paths = _python_paths()
@@ -323,56 +379,6 @@ def _kill_all(process: subprocess.Popen, token: str) -> None:
         time.sleep(0.05)
 
 
-class adopt_orphans:
-    """Make this process adopt the orphans of its runs, and kill them all at the end.
-
-    Without bubblewrap a submission can start a process in a new session
-    with an empty environment, which neither the run's process tree, its
-    session nor its token finds. As a child subreaper (Linux), the grader
-    becomes that process's parent; when grading ends, every child the
-    grader still has is killed and reaped. Use only where the grader starts
-    no other long-lived children (the ``grade`` command).
-    """
-
-    def __enter__(self):
-        self.enabled = False
-        if sys.platform.startswith("linux"):
-            me = os.getpid()
-            self.before = {pid for pid, (ppid, _) in _process_table().items() if ppid == me}
-            try:
-                import ctypes
-                libc = ctypes.CDLL(None, use_errno=True)
-                self.enabled = libc.prctl(36, 1, 0, 0, 0) == 0   # PR_SET_CHILD_SUBREAPER
-                self._libc = libc
-            except (OSError, AttributeError):
-                pass
-        return self
-
-    def __exit__(self, *exc):
-        if not self.enabled:
-            return False
-        me = os.getpid()
-        for _ in range(3):
-            table = _process_table()
-            orphans = [pid for pid, (ppid, _) in table.items()
-                       if ppid == me and pid not in self.before]
-            for pid in orphans:
-                for victim in _tree(pid, table):
-                    try:
-                        os.kill(victim, signal.SIGKILL)
-                    except OSError:
-                        pass
-            for pid in orphans:
-                try:
-                    os.waitpid(pid, 0)
-                except OSError:
-                    pass
-            if not orphans:
-                break
-        self._libc.prctl(36, 0, 0, 0, 0)
-        return False
-
-
 def _parse(stdout: bytes) -> list:
     events = []
     for line in stdout.decode("utf-8", "replace").splitlines():
@@ -398,7 +404,8 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
         Sent on stdin from an unlinked temporary file.
     limits : Limits
     workdir : path-like
-        The run's folder: its working directory and HOME.
+        The run's folder: its working directory and HOME (read-only, also
+        without bubblewrap, when ``writable`` is False).
     hide : list of path-like
         Folders and files the code must not see even if they sit under a
         folder the run needs (under bubblewrap).
@@ -413,22 +420,20 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
     -------
     RunResult
     """
-    if limits.sandbox == "bwrap" and not bubblewrap_available():
-        raise RuntimeError("sandbox='bwrap' was asked for, but bwrap is missing or may not "
-                           "create user namespaces here; install Debian's 'bubblewrap' or use "
-                           "sandbox='auto'.")
-    isolation = "bwrap" if limits.sandbox != "none" and bubblewrap_available() else "process"
+    isolation = isolation_for(limits, fallback=True)
     workdir = Path(workdir)
     token = os.urandom(12).hex()
     stdin = tempfile.TemporaryFile()
     stdin.write(json.dumps(job).encode())
     stdin.seek(0)
+    env = _environment(workdir, token, writable)
+    if not writable and isolation != "bwrap":
+        os.chmod(workdir, 0o555)    # bubblewrap binds it read-only; here, its mode does
     start = time.monotonic()
     process = subprocess.Popen(
         _command(script, workdir, hide, isolation, writable, Path(state) if state else None,
                  [Path(p) for p in readonly]),
-        cwd=workdir,
-        env=_environment(workdir, token), stdin=stdin, stdout=subprocess.PIPE,
+        cwd=workdir, env=env, stdin=stdin, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, start_new_session=True, close_fds=True)
     stdin.close()
     out, err, kept = bytearray(), bytearray(), 0

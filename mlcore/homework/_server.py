@@ -23,7 +23,14 @@ import os
 import pickle
 import sys
 
-try:                      # run as a script: its folder is sys.path[0]
+if __name__ == "__main__":
+    # Run as a script with -I, which puts neither its folder nor PYTHONPATH on sys.path:
+    # name its own folder, and the one holding the mlcore package it belongs to.
+    _HERE = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, _HERE)
+    sys.path.append(os.path.dirname(os.path.dirname(_HERE)))
+
+try:                      # run as a script: its folder is on sys.path (above)
     from _wire import encode_plain, json_reply, read_frame, write_frame
 except ImportError:       # imported as mlcore.homework._server (documentation)
     from ._wire import encode_plain, json_reply, read_frame, write_frame

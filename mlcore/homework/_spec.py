@@ -7,6 +7,7 @@ tests (``--extra-tests``) as hidden tests.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -24,6 +25,21 @@ SPEC_NAME = "autograder.json"
 def _source(cell) -> str:
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else str(source)
+
+
+def cell_key(source: str) -> str:
+    """A hash of a code cell's source, trailing spaces and line endings ignored."""
+    lines = [line.rstrip() for line in source.strip().splitlines()]
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def chapter_cell_sources(nb) -> dict:
+    """``{hash of a code cell's source: its id}`` for the chapter's code cells with an id."""
+    found = {}
+    for cell in nb["cells"]:
+        if cell.get("cell_type") == "code" and cell.get("id") and _source(cell).strip():
+            found.setdefault(cell_key(_source(cell)), cell["id"])
+    return found
 
 
 def _stub(source: str) -> str:
@@ -103,7 +119,8 @@ def build_spec(nb, chapter: str) -> dict:
             raise FormatError(f"exercise {q.name!r}: its test cells' points:N tags add up to "
                               f"{tagged:g}, more than its {q.points:g} points.")
     cells = [c.get("id") for c in nb["cells"] if c.get("cell_type") == "code" and c.get("id")]
-    return {"format": 1, "chapter": chapter, "questions": questions, "cells": cells}
+    return {"format": 1, "chapter": chapter, "questions": questions, "cells": cells,
+            "cell_sources": chapter_cell_sources(nb)}
 
 
 def check_spec(spec, name: str = "spec") -> dict:

@@ -38,8 +38,11 @@ def summary_lines(spec: dict, graded: list) -> list:
     return lines
 
 
-def write_summary(path, spec: dict, graded: list) -> list:
-    """Write ``path`` (Markdown) and a histogram PNG beside it; return the short table."""
+def write_summary(path, spec: dict, graded: list, isolation: str = "") -> list:
+    """Write ``path`` (Markdown) and a histogram PNG beside it; return the short table.
+
+    ``isolation`` names the sandbox the submissions ran in (recorded in the summary).
+    """
     from ._report import _write_nofollow
     path = Path(path)
     table = summary_lines(spec, graded)
@@ -48,7 +51,7 @@ def write_summary(path, spec: dict, graded: list) -> list:
     flags = Counter(f.split(": ")[0] if f.startswith(("same as", "published")) else f
                     for g in graded for f in g.flags)
     text = [f"# Class summary: chapter {spec['chapter']}, {len(graded)} submissions", "",
-            *table, "", "## Most frequent failed checks", ""]
+            *([f"Isolation: {isolation}.", ""] if isolation else []), *table, "", "## Most frequent failed checks", ""]
     text += [f"- {n} × {line}" for line, n in failing.most_common(10)] or ["- none"]
     text += ["", "## Flags (for review; they do not change grades)", ""]
     text += [f"- {n} × {flag}" for flag, n in flags.most_common(10)] or ["- none"]

@@ -8,18 +8,23 @@ score kept, the total recomputed from the new autograded scores. Without
 ``--update``, a grades.csv that holds manual scores is not overwritten unless
 ``--force`` is given. Every write first copies the old grades.csv to
 ``grades.csv.bak``.
+
+Every row's full record (scores, failed checks, answer hashes) is kept in
+``<out>.rows.json``, so that a partial regrade rebuilds the class summary
+and the "same as" flags from the whole class, not from the files it ran.
+The journal of an interrupted run (``<out>.progress.jsonl``) records with each
+row a key of everything that decides a grade (:func:`grading_key`); a row is
+resumed only under the same key.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import shutil
 from pathlib import Path
 
-from ._report import _number, _read_csv, _write_nofollow, write_grades
+from ._report import _number, _read_csv, _write_nofollow, csv_text, write_grades
 
 __all__ = ["hashes_path", "read_hashes", "select_changed", "check_overwrite", "write_updated"]
 
@@ -79,12 +84,15 @@ def backup(out) -> None:
         shutil.copyfile(out, out.with_name(out.name + ".bak"))
 
 
-def write_updated(out, spec, graded, files) -> None:
-    """Write grades.csv: the new rows replace theirs, the others and manual scores stay."""
+def write_updated(out, spec, graded, files, flags=None) -> None:
+    """Write grades.csv: the new rows replace theirs, the others and manual scores stay.
+
+    ``flags`` (``{file: [flags]}``, optional) replaces the flags of those rows,
+    kept ones included (the "same as" flags of the whole class).
+    """
     out = Path(out)
     manual = [q["name"] for q in spec["questions"] if q["manual"]]
     header, old = (_read_csv(out, "out") if out.is_file() else ([], []))
-    buffer = io.StringIO()
     names = [q["name"] for q in spec["questions"]]
     fresh = Path(out.parent / f".{out.name}.fresh")
     try:
@@ -105,11 +113,11 @@ def write_updated(out, spec, graded, files) -> None:
         row["total"] = _number(float(row["total"] or 0)
                                + sum(float(row[n]) for n in manual if row[n]))
         rows[row["file"]] = {**kept, **row}
-    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(rows[name] for name in sorted(rows))
+    for file, found in (flags or {}).items():
+        if file in rows and "flags" in columns:
+            rows[file]["flags"] = "; ".join(found)
     backup(out)
-    _write_nofollow(out, buffer.getvalue())
+    _write_nofollow(out, csv_text(columns, [rows[name] for name in sorted(rows)]))
     record = read_hashes(out)
     record.update({name: digest(data) for name, data in files})
     _write_nofollow(hashes_path(out), json.dumps(record, indent=1, sort_keys=True) + "\n")
@@ -120,33 +128,108 @@ def journal_path(out) -> Path:
     return out.with_name(out.name + ".progress.jsonl")
 
 
-def read_journal(out, spec, files) -> dict:
-    """Submissions already graded by an interrupted run of the same chapter, unchanged since."""
+def grading_key(spec, limits) -> str:
+    """A hash of everything that decides a grade besides the file itself.
+
+    The specification (its tests, the ``--extra-tests`` added to it, the
+    rules and points), the limits, and the code that grades and that the
+    chapters call: mlcore's version and the text of every module of mlcore.
+    """
+    from importlib import metadata
+    try:
+        version = metadata.version("mlcore")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    package = Path(__file__).resolve().parent.parent
+    code = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        code.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    material = {"spec": spec, "mlcore": version, "code": code.hexdigest(),
+                "limits": [float(limits.timeout), float(limits.memory_mb),
+                           float(limits.file_mb), limits.sandbox, float(limits.wall_factor),
+                           float(limits.stall_seconds)]}
+    return digest(json.dumps(material, sort_keys=True, default=str).encode())
+
+
+def read_journal(out, spec, files, key=None) -> tuple:
+    """Submissions already graded by an interrupted run under the same key, unchanged since.
+
+    Returns ``(found, stale)``: ``{file: Submission}`` to resume, and how many
+    entries were dropped because the tests, limits or grader changed since.
+    """
     from ._grade import Submission
-    found, want = {}, {name: digest(data) for name, data in files}
+    found, stale, want = {}, 0, {name: digest(data) for name, data in files}
     try:
         lines = journal_path(out).read_text(encoding="utf-8").splitlines()
     except OSError:
-        return found
+        return found, stale
     for line in lines:
         try:
             entry = json.loads(line)
-            if entry["chapter"] == spec["chapter"] and want.get(entry["file"]) == entry["sha256"]:
-                found[entry["file"]] = Submission(**entry["submission"])
+            if entry["chapter"] != spec["chapter"] or want.get(entry["file"]) != entry["sha256"]:
+                continue
+            if entry.get("key") != key:
+                stale += 1
+                continue
+            found[entry["file"]] = Submission(**entry["submission"])
         except (ValueError, KeyError, TypeError):
             continue
-    return found
+    return found, stale
 
 
-def append_journal(out, spec, graded, data: bytes) -> None:
+def append_journal(out, spec, graded, data: bytes, key=None) -> None:
     """Record one finished submission, so that an interrupted run resumes after it."""
     import dataclasses
     import os
     line = json.dumps({"chapter": spec["chapter"], "file": graded.file, "sha256": digest(data),
-                       "submission": dataclasses.asdict(graded)}) + "\n"
+                       "key": key, "submission": dataclasses.asdict(graded)}) + "\n"
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(journal_path(out), flags, 0o600)
     try:
         os.write(fd, line.encode("utf-8"))
     finally:
         os.close(fd)
+
+
+def rows_path(out) -> Path:
+    out = Path(out)
+    return out.with_name(out.name + ".rows.json")
+
+
+def write_rows(out, graded) -> None:
+    """Keep every row's full record (failed checks, answer hashes) beside grades.csv."""
+    import dataclasses
+    _write_nofollow(rows_path(out), json.dumps(
+        {g.file: dataclasses.asdict(g) for g in graded}, indent=0, sort_keys=True) + "\n")
+
+
+def read_rows(out, spec) -> dict:
+    """``{file: Submission}`` of every row of ``out``, from its record or, without one, the CSV.
+
+    Rows of the CSV with no record (written by an older grader) get their
+    scores, status and flags from the CSV, with no list of failed checks.
+    """
+    from ._grade import Submission
+    out = Path(out)
+    if not out.is_file():
+        return {}
+    _, rows = _read_csv(out, "out")
+    try:
+        records = json.loads(rows_path(out).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        records = {}
+    found = {}
+    for row in rows:
+        file = row.get("file") or ""
+        try:
+            found[file] = Submission(**records[file])
+            continue
+        except (KeyError, TypeError):
+            pass
+        scores = {}
+        for q in spec["questions"]:
+            text = (row.get(q["name"]) or "").strip()
+            scores[q["name"]] = None if q["manual"] else float(text or 0)
+        flags = [f for f in (row.get("flags") or "").split("; ") if f]
+        found[file] = Submission(file, scores, row.get("status") or "ok", flags=flags)
+    return found
