@@ -381,16 +381,17 @@ def keep_executed(source: Path, folder: Path, name: str, cells) -> bool:
     """Copy a run's executed notebook into the grader's private ``folder``.
 
     The submission's code could reach ``source``, so it is read without
-    following a link and at most ``MAX_BYTES``, must be a notebook, and each
+    following a link and at most ``MAX_FILE_BYTES``, must be a notebook, and each
     cell's outputs are capped again; each cell records its number in the
     submission (``metadata.homework.cell``). Returns whether it was kept.
     """
     import json
 
-    from ._report import MAX_BYTES, _read_nofollow, _write_nofollow
+    from ._plan import MAX_FILE_BYTES
+    from ._report import _read_nofollow, _write_nofollow
     from ._worker import capped
     data, _ = _read_nofollow(Path(source))
-    if data is None or len(data) > MAX_BYTES:
+    if data is None or len(data) > MAX_FILE_BYTES:
         return False
     try:
         nb = json.loads(data.decode("utf-8"))
