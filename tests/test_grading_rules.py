@@ -3,7 +3,7 @@
 The teacher audit of 2026-11-27 (issue #38, findings 4, 5 and 13) built notebooks of
 chapter 1 that hide a forbidden call in ordinary code (r1-r10) or copy an answer with
 small edits (p2, p3, p6). Each is rebuilt here from the chapter's student edition and
-put through the grader's own plan and rule pass in process (``_grade._plan``,
+put through the grader's own plan and rule pass in process (``_plan.plan_notebook``,
 ``_rules.question_uses``, ``_flags.flags_for``): no notebook is run.
 """
 
@@ -16,7 +16,7 @@ import pytest
 
 from mlcore.homework import autograder_notebook, build_spec, student_edition
 from mlcore.homework._flags import answer_hash, flags_for, mark_identical, suspicious
-from mlcore.homework._grade import _names_used, _plan
+from mlcore.homework._plan import adopt_chapter_ids, names_used, plan_notebook
 from mlcore.homework._rules import forbidden_uses, question_uses
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +59,7 @@ def _edit(chapter, base="student", replace=(), above=(), end=(), delete=()):
 
 def _rules(nb, spec):
     """Each coded question's rule findings, as ``grade_one`` computes them."""
-    plan = _plan(nb, spec)
+    plan = plan_notebook(adopt_chapter_ids(nb, spec), spec)
     return {q["name"]: question_uses(plan, n, q) for n, q in enumerate(plan[4])}
 
 
@@ -274,9 +274,9 @@ def test_ordinary_code_is_not_suspicious(code):
 
 
 def _flags(nb, spec):
-    plan = _plan(nb, spec)
+    plan = plan_notebook(adopt_chapter_ids(nb, spec), spec)
     coded = plan[4]
-    used = _names_used([t["source"] for q in coded for t in q["tests"]])
+    used = names_used([t["source"] for q in coded for t in q["tests"]])
     bound = {a for q in coded for a in (q.get("answers") or []) + (q.get("binds") or [])}
     return flags_for(nb, spec, plan, {q["name"]: q.get("solution_hash") for q in coded},
                      used - bound)

@@ -35,7 +35,6 @@ import check_translations as ct  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 import test_site  # noqa: E402
-from test_site import browser, server  # noqa: E402,F401  (its fixtures: local server, Chromium)
 
 SITE = ROOT / "_build" / "html"
 CHINESE_SITE = SITE / "zh_CN"

@@ -216,7 +216,8 @@ def chapter_verdicts(chapter: str) -> dict:
 
     from mlcore.homework._checker import run_check
     from mlcore.homework._format import autograder_notebook
-    from mlcore.homework._grade import _names_used, _plan, build_spec
+    from mlcore.homework._grade import build_spec
+    from mlcore.homework._plan import adopt_chapter_ids, names_used, plan_notebook
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -224,7 +225,8 @@ def chapter_verdicts(chapter: str) -> dict:
                         as_version=4)
     graded = autograder_notebook(nb, chapter)
     spec = build_spec(graded, chapter)
-    sources, _, points, spans, coded, notes = _plan(graded, spec)
+    plan = plan_notebook(adopt_chapter_ids(graded, spec), spec)
+    sources, _, points, spans, coded, notes = plan
     assert not notes, notes
     # In the teacher's notebook every cell is the chapter's: a question's span holds
     # its solution cells only.
@@ -248,7 +250,7 @@ def chapter_verdicts(chapter: str) -> dict:
             tests = [t["source"] for t in q["tests"]]
             # The reference: the names the checks use, as _checker.py restores them.
             blobs = {name: cloudpickle.dumps(namespace[name])
-                     for name in sorted(_names_used(tests)) if name in namespace}
+                     for name in sorted(names_used(tests)) if name in namespace}
             assert len(solution[n]) == 1, f"{q['name']}: one solution cell expected"
             cell = solution[n][0]
             answers = {"reference": teacher_answer(cell)}
