@@ -399,8 +399,13 @@ def test_resume_update_and_summary_cover_the_whole_class(tiny, tmp_path, capsys)
     assert "resuming an interrupted run: 1 submission(s)" in printed
     assert "[4/4]" in printed and "/3]" not in printed
     rows = _rows(out)
-    assert "same as y_copy.ipynb: ex99-sigmoid" in rows["x_first.ipynb"]["flags"]
-    assert "same as x_first.ipynb: ex99-sigmoid" in rows["y_copy.ipynb"]["flags"]
+    # The resumed row and the row graded now carry the same flags. Two copies of the
+    # published solution are not "same as" each other (finding 13), and the tiny
+    # chapter's answers are too short for "same as" (tests/test_grading_rules.py
+    # covers the flag itself).
+    for name in ("x_first.ipynb", "y_copy.ipynb"):
+        assert "published solution: ex99-sigmoid" in rows[name]["flags"]
+        assert "same as" not in rows[name]["flags"]
     summary = out.parent / "grades_summary.md"
     whole = summary.read_text()
     assert "4 submissions" in whole and "Isolation: " in whole
