@@ -48,7 +48,8 @@ def write_summary(path, spec: dict, graded: list, isolation: str = "") -> list:
     table = summary_lines(spec, graded)
     failing = Counter(f"{q}: {line.split(': ', 1)[-1]}" for g in graded
                       for q, lines in g.failures.items() for line in lines)
-    flags = Counter(f.split(": ")[0] if f.startswith(("same as", "published")) else f
+    # A similarity flag counts once per pair of files, whatever questions it names.
+    flags = Counter(f.split(": ")[0] if f.startswith(("same as", "similar to", "published")) else f
                     for g in graded for f in g.flags)
     text = [f"# Class summary: chapter {spec['chapter']}, {len(graded)} submissions", "",
             *([f"Isolation: {isolation}.", ""] if isolation else []), *table, "", "## Most frequent failed checks", ""]
