@@ -466,9 +466,9 @@ def cmd_test(argv: list[str]) -> None:
     # One pytest run so that its closing line counts everything: unit tests,
     # doctests of mlcore, every chapter notebook under nbval (a second, fresh
     # run of each notebook, independent of the build's cached one), the site tests.
-    # --dist loadgroup: tests/conftest.py keeps each file's tests on one worker,
-    # as loadscope did, except the expensive ones (a chapter's homework, a
-    # page of the site) that carry their own group, and sends the longest first.
+    # --dist loadscope keeps each notebook in one worker (nbval's cells are one
+    # scope and share a kernel). tests/conftest.py orders the files so that the
+    # longest start first (--no-loadscope-reorder keeps that order).
     workers = os.environ.get("TEST_WORKERS", "2")
     report = BUILD / "test-report.xml"
     # The homework fixtures are inputs of tests/test_homework.py (one sleeps
@@ -476,7 +476,7 @@ def cmd_test(argv: list[str]) -> None:
     command = [str(python), "-m", "pytest", *paths,
                "--ignore=tests/homework_fixtures",
                "--doctest-modules", "--nbval-lax", "--nbval-current-env",
-               "-n", workers, "--dist", "loadgroup", "--no-loadscope-reorder",
+               "-n", workers, "--dist", "loadscope", "--no-loadscope-reorder",
                "-q", "-rs", "--durations=15", f"--junitxml={report}", *argv]
     print("+", " ".join(command), flush=True)
     pytest_start = time.perf_counter()

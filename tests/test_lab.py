@@ -165,20 +165,6 @@ def lab(tmp_path_factory):
             server.wait()
 
 
-@pytest.fixture(scope="module")
-def browser(lab, tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM,
-            headless=True, args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900},
-            service_workers="block")
-        context.set_default_timeout(TIMEOUT_MS)
-        yield context
-        context.close()
-
-
 def _cells(notebook: Path) -> list[dict]:
     return json.loads(notebook.read_text(encoding="utf-8"))["cells"]
 
@@ -215,7 +201,10 @@ def test_a_chapter_reads_as_a_student_should_see_it_and_its_live_slider_redraws(
             foreign.append(route.request.url)
             route.abort()
 
+    # The worker's one Chromium (tests/conftest.py): a second sync Playwright in the
+    # same process fails ("Sync API inside the asyncio loop").
     page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
     page.route("**/*", only_this_machine)
     page.on("pageerror", lambda error: page_errors.append(str(error)))
     page.goto(f"{url}/lab/tree/{chapter}?token={token}")
