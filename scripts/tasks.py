@@ -125,6 +125,44 @@ def _site_inputs_hash() -> str:
                        *(ROOT / "mlcore").rglob("*.py")])
 
 
+def _project_files() -> list[Path] | None:
+    """Every file a build can read: git's tracked files and the new ones it does not ignore.
+
+    None outside a git checkout (an unpacked archive): then nothing is skipped.
+    """
+    try:
+        listing = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [ROOT / name for name in listing.decode("utf-8", "surrogateescape").split("\0")
+            if name]
+
+
+def build_inputs_hash() -> str | None:
+    """One hash of everything a build depends on: the project's files and the pinned packages."""
+    files = _project_files()
+    return None if files is None else _tree_hash(files) + ":" + _requirements_hash()
+
+
+def _up_to_date(kind: str, inputs: str | None, *outputs: Path) -> bool:
+    """Whether build KIND last succeeded on exactly these inputs and its outputs are there.
+
+    ``test`` right after ``book`` (or a second ``test``) then builds nothing:
+    a no-op Sphinx or LaTeX run still costs minutes (the PDF's xelatex pass,
+    pages Sphinx re-reads because another builder touched their doctree).
+    """
+    stamp = BUILD / f"{kind}.built-from.sha256"
+    return (inputs is not None and all(path.exists() for path in outputs)
+            and stamp.exists() and stamp.read_text() == inputs)
+
+
+def _record_built(kind: str, inputs: str | None) -> None:
+    if inputs is not None:
+        (BUILD / f"{kind}.built-from.sha256").write_text(inputs)
+
+
 def execute_notebooks(python: Path) -> None:
     """Execute the notebooks that changed, in parallel, into the one execution cache.
 
@@ -142,18 +180,22 @@ def build_book(python: Path, *, fresh: bool = False) -> Path:
     if fresh and BUILD.exists():
         shutil.rmtree(BUILD)
     start = time.perf_counter()
+    project, index = build_inputs_hash(), BUILD / "html" / "index.html"
+    if _up_to_date("site-en", project, index):
+        print(f"The site is up to date (no input changed since it was built): {index}")
+        return index
     execute_notebooks(python)
     # An incremental Sphinx build re-reads only the pages whose source changed.
     # It misses edited static files and extensions, and the API page's
     # docstrings: when any of those changed (or on the first build), write
     # every page again with --all.
     stamp, inputs = BUILD / "site-inputs.sha256", _site_inputs_hash()
-    index = BUILD / "html" / "index.html"
     full = not index.exists() or not stamp.exists() or stamp.read_text() != inputs
     _run(python, "-c", "from jupyter_book.cli.main import main; main()", "build", ROOT,
          "--path-output", ROOT, "--warningiserror", "--keep-going", *(["--all"] if full else []),
          env=_env())
     stamp.write_text(inputs)
+    _record_built("site-en", project)
     print(f"\nBuilt the site in {time.perf_counter() - start:.0f} s: open {index}")
     return index
 
@@ -175,14 +217,18 @@ def build_editions(python: Path, *, fresh: bool = False, languages=LANGUAGES) ->
         if subprocess.run([str(python), str(ROOT / "scripts" / "execute_notebooks.py")],
                           cwd=ROOT, env=_env()).returncode:
             sys.exit("A chapter notebook failed (above); the site was not built.")
-    if "zh_CN" in languages:
+    chinese = BUILD / "html" / "zh_CN" / "index.html"
+    project = build_inputs_hash()
+    if "zh_CN" in languages and _up_to_date("site-zh_CN", project, chinese):
+        print(f"The Chinese site is up to date (no input changed since it was built): {chinese}")
+    elif "zh_CN" in languages:
         start = time.perf_counter()
         stamp, inputs = BUILD / "site-inputs-zh_CN.sha256", _site_inputs_hash()
-        chinese = BUILD / "html" / "zh_CN" / "index.html"
         full = not chinese.exists() or not stamp.exists() or stamp.read_text() != inputs
         _run(python, ROOT / "scripts" / "i18n.py", "build", *(["--all"] if full else []),
              env=_env())
         stamp.write_text(inputs)
+        _record_built("site-zh_CN", project)
         print(f"Built the Chinese site in {time.perf_counter() - start:.0f} s: open {chinese}")
     return index
 
@@ -273,6 +319,14 @@ def build_pdf(python: Path) -> list[Path]:
     typesets them side by side (``-j2``).
     """
     start = time.perf_counter()
+    project = build_inputs_hash()
+    written = [PDF / "book.pdf", PDF / "book-student.pdf"]
+    if _up_to_date("pdf", project, *written):
+        publish_pdf(BUILD / "html", "book.pdf")
+        publish_pdf(BUILD / "student" / "_build" / "html", "book-student.pdf")
+        print("The PDFs are up to date (no input changed since they were built): "
+              + ", ".join(str(p) for p in written))
+        return written
     execute_notebooks(python)
     latex = BUILD / "latex"
     # Old PDFs must not pass for new ones, and an old index makes latexmk run
@@ -288,10 +342,9 @@ def build_pdf(python: Path) -> list[Path]:
          "--builder", "pdflatex", "--path-output", ROOT, "--warningiserror", "--keep-going",
          env=env)
     PDF.mkdir(parents=True, exist_ok=True)
-    written = []
     for name in ("book", "book-student"):
         shutil.copy2(latex / f"{name}.pdf", PDF / f"{name}.pdf")
-        written.append(PDF / f"{name}.pdf")
+    _record_built("pdf", project)
     publish_pdf(BUILD / "html", "book.pdf")
     publish_pdf(BUILD / "student" / "_build" / "html", "book-student.pdf")
     print(f"\nBuilt the PDFs in {time.perf_counter() - start:.0f} s: "

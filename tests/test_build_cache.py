@@ -49,3 +49,45 @@ def test_the_student_sites_config_keeps_the_shared_cache(tmp_path):
         encoding="utf-8"))
     assert written["execute"]["cache"] == "_build/.jupyter_cache"
     assert Path(written["sphinx"]["local_extensions"]["shared_cache"]) == ROOT / "_ext"
+
+
+def _git_project(root: Path) -> None:
+    import subprocess
+
+    root.mkdir()
+    for name, text in {"requirements.txt": "numpy==2.0\n", "pyproject.toml": "[project]\n",
+                       ".gitignore": "_build/\n", "chapters/01.ipynb": "{}\n"}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "add", "."], cwd=root, check=True)
+
+
+def test_a_build_is_skipped_only_when_no_input_changed(tmp_path, monkeypatch):
+    """``test`` after ``book`` builds nothing, and any edited, new or deleted file rebuilds."""
+    import tasks
+
+    root = tmp_path / "book"
+    _git_project(root)
+    monkeypatch.setattr(tasks, "ROOT", root)
+    monkeypatch.setattr(tasks, "BUILD", root / "_build")
+    (root / "_build").mkdir()
+    index = root / "_build" / "index.html"
+    index.write_text("<html></html>")
+    built = tasks.build_inputs_hash()
+    assert not tasks._up_to_date("site-en", built, index)  # never built
+    tasks._record_built("site-en", built)
+    assert tasks._up_to_date("site-en", tasks.build_inputs_hash(), index)
+    (root / "_build" / "cache.db").write_text("ignored by git: not an input")
+    assert tasks._up_to_date("site-en", tasks.build_inputs_hash(), index)
+    assert not tasks._up_to_date("pdf", tasks.build_inputs_hash(), index)  # its own stamp
+    for change in (lambda: (root / "chapters" / "01.ipynb").write_text('{"cells": []}\n'),
+                   lambda: (root / "chapters" / "02.ipynb").write_text("{}\n"),  # untracked
+                   lambda: (root / "chapters" / "02.ipynb").unlink(),
+                   lambda: (root / "requirements.txt").write_text("numpy==2.1\n")):
+        change()
+        now = tasks.build_inputs_hash()
+        assert not tasks._up_to_date("site-en", now, index)
+        tasks._record_built("site-en", now)
+    index.unlink()  # an output removed by hand is built again
+    assert not tasks._up_to_date("site-en", tasks.build_inputs_hash(), index)
