@@ -2,8 +2,8 @@
 
 Every run gets a limit on the CPU time of its whole process tree
 (measured by the grader from ``/proc``, so a busy machine does not eat a
-submission's time), is stopped when it stalls (its CPU time grows by less
-than 1 s in 30 s of wall-clock time), a wall-clock limit only where CPU time
+submission's time), is stopped when it stalls (in 30 s of wall-clock time
+it neither runs nor waits for a CPU for 1 s), a wall-clock limit only where CPU time
 cannot be measured, rlimits on address space, CPU time and file
 size, a capped capture of stdout and stderr, and its own session, killed as
 a group (with everything it started) when the run ends.
@@ -332,6 +332,22 @@ def _resident_mb(pids) -> float:
     return total * PAGE / 2**20
 
 
+def _note_runqueue_waits(pids, waited: dict) -> float:
+    """Seconds these processes have spent ready to run but waiting for a CPU, in all.
+
+    Read from ``/proc/PID/schedstat`` (its second field, in ns) into
+    ``waited``, which keeps the last figure of processes that have ended, so
+    the sum never goes down. 0 where the kernel does not report it.
+    """
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/schedstat", "rb") as handle:
+                waited[pid] = int(handle.read().split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            continue
+    return sum(waited.values())
+
+
 def _tree(root: int, table: dict) -> list:
     children = {}
     for pid, (ppid, _) in table.items():
@@ -438,7 +454,7 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
     stdin.close()
     out, err, kept = bytearray(), bytearray(), 0
     open_fds = {process.stdout.fileno(): out, process.stderr.fileno(): err}
-    timed_out, cpu, ended_at, progress, peak = None, 0.0, None, [], 0.0
+    timed_out, cpu, ended_at, progress, peak, waited = None, 0.0, None, [], 0.0, {}
     linux = sys.platform.startswith("linux")
     try:
         while open_fds:
@@ -471,14 +487,16 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
                 peak = max(peak, _resident_mb(tree))
                 if cpu > limits.timeout:
                     timed_out = "cpu"
-                # A stall: the tree's CPU time grew by less than 1 s in stall_seconds of
-                # wall time (sleeping, waiting for input). A run that computes, however
-                # slowly the machine lets it, is never cut by the clock.
-                progress.append((now, cpu))
+                # A stall: in stall_seconds of wall time the tree neither ran nor
+                # waited for a CPU for 1 s (it sleeps, or waits for input). A run
+                # that computes, however little of the CPU a busy machine lets it
+                # have, is never cut by the clock: its time in the run queue counts.
+                demand = cpu + _note_runqueue_waits(tree, waited)
+                progress.append((now, demand))
                 while len(progress) > 1 and now - progress[1][0] >= limits.stall_seconds:
                     progress.pop(0)
                 if (now - progress[0][0] >= limits.stall_seconds
-                        and cpu - progress[0][1] < 1.0):
+                        and demand - progress[0][1] < 1.0):
                     timed_out = "stall"
             elif now - start > limits.wall_seconds:
                 timed_out = "wall"
