@@ -34,7 +34,8 @@ __all__ = ["FORMATS", "Quiz", "QuizQuestion", "chapter_quiz", "moodle_xml", "qti
            "export_quizzes"]
 
 FORMATS = ("moodle", "qti")
-_NEWCOMMAND = re.compile(r"\\newcommand\s*\{\\(?P<name>[A-Za-z]+)\}\s*(?:\[(?P<n>\d)\])?\s*\{")
+_NEWCOMMAND = re.compile(
+    r"\\newcommand\s*\{\\(?P<name>[A-Za-z]+)\}\s*(?:\[(?P<n>\d)\])?\s*\{")
 _REFERENCE = re.compile(r"\{(?:prf:ref|ref|numref)\}`(?P<body>[^`]*)`")
 _EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
 # The word sphinx-proof and sphinx-exercise put before a referenced block's title.
@@ -43,6 +44,20 @@ _KIND_WORDS = {"en": {**_KINDS, "exercise": "Exercise"},
                          "prf:proposition": "命题", "prf:definition": "定义",
                          "prf:example": "例", "prf:remark": "注", "prf:algorithm": "算法",
                          "exercise": "练习"}}
+# A directive's opening line and its ":key: value" option lines.
+_LABELLED = re.compile(r"(?m)^[ \t]*(?:`{3,}|:{3,})\{(?P<kind>[\w:-]+)\}[ \t]*"
+                       r"(?P<title>[^\n]*)\n(?P<options>(?:[ \t]*:[\w-]+:[^\n]*\n)*)")
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _document(root) -> bytes:
+    ET.indent(root)
+    declaration = b'<?xml version="1.0" encoding="UTF-8"?>\n'
+    return declaration + ET.tostring(root, "utf-8") + b"\n"
 
 
 @dataclass
@@ -69,7 +84,7 @@ class Quiz:
 
 
 def _group(tex: str, start: int) -> tuple[str, int]:
-    """The balanced ``{...}`` group opening at ``tex[start]``: (its inside, index after)."""
+    """The balanced ``{...}`` group opening at ``tex[start]``: (inside, index after)."""
     depth = 0
     for i in range(start, len(tex)):
         if tex[i] == "\\":
@@ -84,7 +99,7 @@ def _group(tex: str, start: int) -> tuple[str, int]:
 
 
 def read_macros(notebook: dict) -> dict:
-    """``{name: (arguments, body)}`` of the ``\\newcommand`` lines of the notebook's Markdown.
+    """``{name: (arguments, body)}`` of the notebook's ``\\newcommand`` lines.
 
     The chapters define the book's notation in their hidden first cell
     (written by scripts/sync_notebooks.py from _config.yml).
@@ -93,7 +108,7 @@ def read_macros(notebook: dict) -> dict:
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") != "markdown":
             continue
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        source = _source(cell)
         for match in _NEWCOMMAND.finditer(source):
             body, _ = _group(source, match.end() - 1)
             macros[match["name"]] = (int(match["n"] or 0), body)
@@ -101,10 +116,10 @@ def read_macros(notebook: dict) -> dict:
 
 
 def expand_macros(tex: str, macros: dict) -> str:
-    r"""``tex`` with the notebook's macros replaced by their bodies, as TeX expands them.
+    r"""``tex`` with the notebook's macros replaced by their bodies, as TeX does.
 
-    >>> expand_macros(r"\eps(h) \le \epshat(h)+\eps_1 \epsilon", {"eps": (0, r"\varepsilon"),
-    ...               "epshat": (0, r"\hat{\varepsilon}")})
+    >>> expand_macros(r"\eps(h) \le \epshat(h)+\eps_1 \epsilon",
+    ...               {"eps": (0, r"\varepsilon"), "epshat": (0, r"\hat{\varepsilon}")})
     '\\varepsilon(h) \\le \\hat{\\varepsilon}(h)+\\varepsilon_1 \\epsilon'
     >>> expand_macros(r"\norm{x}^2", {"norm": (1, r"\lVert #1\rVert")})
     '\\lVert x\\rVert^2'
@@ -146,10 +161,12 @@ def _markdown(macros: dict):
     dollarmath_plugin(md, allow_space=True, allow_digits=True, double_inline=True)
 
     def inline(self, tokens, i, options, env):
-        return r"\(" + html.escape(expand_macros(tokens[i].content, macros), False) + r"\)"
+        tex = html.escape(expand_macros(tokens[i].content, macros), False)
+        return r"\(" + tex + r"\)"
 
     def display(self, tokens, i, options, env):
-        return r"\[" + html.escape(expand_macros(tokens[i].content, macros), False) + r"\]"
+        tex = html.escape(expand_macros(tokens[i].content, macros), False)
+        return r"\[" + tex + r"\]"
 
     md.add_render_rule("math_inline", inline)
     md.add_render_rule("math_inline_double", display)
@@ -157,16 +174,14 @@ def _markdown(macros: dict):
 
 
 def _labels(notebook: dict, language: str) -> dict:
-    """``{label: "Lemma (Title)"}`` of the notebook's labelled theorems and exercises."""
+    """``{label: "Lemma (Title)"}`` of the notebook's labelled blocks."""
     words = _KIND_WORDS.get(language, _KIND_WORDS["en"])
     found = {}
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") != "markdown":
             continue
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        for match in re.finditer(r"(?m)^[ \t]*(?:`{3,}|:{3,})\{(?P<kind>[\w:-]+)\}[ \t]*"
-                                 r"(?P<title>[^\n]*)\n(?P<options>(?:[ \t]*:[\w-]+:[^\n]*\n)*)",
-                                 source):
+        source = _source(cell)
+        for match in _LABELLED.finditer(source):
             label = re.search(r"(?m)^[ \t]*:label:\s*(\S+)", match["options"])
             if label:
                 word, title = words.get(match["kind"], ""), match["title"].strip()
@@ -179,8 +194,7 @@ def _labels(notebook: dict, language: str) -> dict:
 def _chapter_title(notebook: dict, stem: str) -> str:
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") == "markdown":
-            source = "".join(cell["source"]) if isinstance(cell["source"], list) \
-                else cell["source"]
+            source = _source(cell)
             heading = re.search(r"(?m)^#\s+(.+?)\s*$", source)
             if heading:
                 return f"{stem[:2]} {heading.group(1)}"
@@ -226,8 +240,9 @@ def chapter_quiz(path, language: str = "en", say=print) -> Quiz:
             if explicit:
                 return explicit["text"]
             if match["body"] not in labels:
-                raise ValueError(f"{path.name}: a self-check refers to {match['body']!r}, "
-                                 "which is no labelled theorem or exercise of the chapter.")
+                raise ValueError(f"{path.name}: a self-check refers to "
+                                 f"{match['body']!r}, which is no labelled theorem "
+                                 "or exercise of the chapter.")
             return labels[match["body"]]
         text = _roles(_REFERENCE.sub(reference, text), bibliography)
         return md.render(text).strip() if block else md.renderInline(text)
@@ -236,7 +251,7 @@ def chapter_quiz(path, language: str = "en", say=print) -> Quiz:
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") != "markdown":
             continue
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        source = _source(cell)
         for check in self_checks(source):
             number = len(questions) + 1
             options = [(to_html(o.text), o.correct, to_html(o.feedback))
@@ -251,7 +266,8 @@ def chapter_quiz(path, language: str = "en", say=print) -> Quiz:
 
 
 def _sub(parent, tag: str, text=None, **attributes):
-    element = ET.SubElement(parent, tag, {k.rstrip("_"): str(v) for k, v in attributes.items()})
+    attributes = {k.rstrip("_"): str(v) for k, v in attributes.items()}
+    element = ET.SubElement(parent, tag, attributes)
     if text is not None:
         element.text = text
     return element
@@ -291,11 +307,11 @@ def moodle_xml(quizzes) -> bytes:
             for text, correct, feedback in q.options:
                 share = (100 / right if correct else 0 if q.single else -100 / wrong)
                 # Seven significant digits, as Moodle writes its own grade fractions.
-                answer = _sub(question, "answer", fraction=f"{share:.7g}", format="html")
+                answer = _sub(question, "answer", fraction=f"{share:.7g}",
+                              format="html")
                 _sub(answer, "text", text)
                 _text(answer, "feedback", feedback)
-    ET.indent(root)
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "utf-8") + b"\n"
+    return _document(root)
 
 
 _QTI = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -340,7 +356,8 @@ def qti_assessment(quiz: Quiz, ident: str) -> bytes:
         # displays it (continue="Yes"), then scores in a last one.
         for answer_id in answer_ids:
             condition = _sub(processing, "respcondition", continue_="Yes")
-            _sub(_sub(condition, "conditionvar"), "varequal", answer_id, respident="response1")
+            _sub(_sub(condition, "conditionvar"), "varequal", answer_id,
+                 respident="response1")
             _sub(condition, "displayfeedback", feedbacktype="Response",
                  linkrefid=f"{answer_id}_fb")
         condition = _sub(processing, "respcondition", continue_="No")
@@ -357,8 +374,7 @@ def qti_assessment(quiz: Quiz, ident: str) -> bytes:
         for answer_id, (_, _, feedback) in zip(answer_ids, q.options):
             flow = _sub(_sub(item, "itemfeedback", ident=f"{answer_id}_fb"), "flow_mat")
             _mattext(flow, feedback)
-    ET.indent(root)
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "utf-8") + b"\n"
+    return _document(root)
 
 
 def qti_manifest(idents) -> bytes:
@@ -372,12 +388,11 @@ def qti_manifest(idents) -> bytes:
     for ident in idents:
         resource = _sub(resources, "resource", identifier=ident, type="imsqti_xmlv1p2")
         _sub(resource, "file", href=f"{ident}/{ident}.xml")
-    ET.indent(root)
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "utf-8") + b"\n"
+    return _document(root)
 
 
 def qti_zip(quizzes, path) -> Path:
-    """Write the QTI 1.2 package Canvas imports: a manifest and one assessment per chapter."""
+    """Write the QTI 1.2 zip Canvas imports: a manifest, an assessment per chapter."""
     path = Path(path)
     idents = [f"self_checks_{quiz.chapter}" for quiz in quizzes]
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -409,7 +424,8 @@ def export_quizzes(chapters, format: str, out, language: str = "en", say=print) 
         The file written.
     """
     if format not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}, got format={format!r}.")
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, "
+                         f"got format={format!r}.")
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, "
                          f"got language={language!r}.")
