@@ -16,23 +16,22 @@ needed, only ``selfcheck.js`` served with the site.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
+# The one reader of the self-check format, shared with the notebooks students
+# open and the LMS quizzes, so the three cannot read a self-check differently.
+from mlcore._notebook_text import parse_self_check
+
 __all__ = ["SelfCheck", "setup"]
 
-# A feedback that opens with its own verdict ("Yes: ...", "No: ...") would read
-# "Correct. Yes: ..." after the directive's verdict; the word is dropped.
-_LEADING_VERDICT = re.compile(r"^(?:Yes|No|Right|Wrong):\s*")
 # The verdict shown before an option's feedback (right, wrong), per language
 # of the build (conf.py's `language`); two words do not need a catalog.
 _VERDICTS = {"en": ("Correct.", "Not quite."), "zh_CN": ("正确。", "不对。")}
 # The heading of the printed answer section, likewise.
 _ANSWERS_HEADING = {"en": "Answers to the self-checks", "zh_CN": "自测题答案"}
-_OPTION = re.compile(r"^\s*[-*]\s+\[(?P<mark>[ xX])\]\s+(?P<text>.+?)(?:\s+~\s+(?P<feedback>.+))?\s*$")
 
 
 class SelfCheck(SphinxDirective):
@@ -69,27 +68,21 @@ class SelfCheck(SphinxDirective):
         return paragraph
 
     def run(self) -> list[nodes.Node]:
-        options = [line for line in self.content if line.strip()]
-        parsed = [_OPTION.match(line) for line in options]
-        bad = [line for line, match in zip(options, parsed) if match is None]
-        if bad or len(parsed) < 2:
-            reason = (f"cannot read the option line {bad[0]!r}" if bad
-                      else "it needs at least two options")
-            raise self.error(f"self-check: {reason}; write each option as "
-                             "'- [x] text ~ feedback' (correct) or '- [ ] text ~ feedback'.")
-        if not any(m["mark"] in "xX" for m in parsed):
-            raise self.error("self-check: no option is marked correct with '- [x]'.")
+        # parse_self_check drops a feedback's own verdict ("Yes: ..."), which
+        # would read "Correct. Yes: ..." after the directive's verdict.
+        try:
+            check = parse_self_check(self.arguments[0], list(self.content))
+        except ValueError as error:
+            raise self.error(str(error)) from None
         box = nodes.container(classes=["self-check"])
         box += self._inline(self.arguments[0], ["self-check-question"])
-        for match in parsed:
-            correct = match["mark"] in "xX"
+        verdicts = _VERDICTS.get(self.config.language or "en", _VERDICTS["en"])
+        for choice in check.options:
             option = nodes.container(classes=["self-check-option",
-                                              "self-check-correct" if correct else "self-check-wrong"])
-            option += self._inline(match["text"], ["self-check-text"])
-            verdicts = _VERDICTS.get(self.config.language or "en", _VERDICTS["en"])
-            feedback = _LEADING_VERDICT.sub("", match["feedback"] or "")
-            feedback = feedback[:1].upper() + feedback[1:]
-            option += self._feedback(verdicts[0 if correct else 1], feedback.strip())
+                                              "self-check-correct" if choice.correct
+                                              else "self-check-wrong"])
+            option += self._inline(choice.text, ["self-check-text"])
+            option += self._feedback(verdicts[0 if choice.correct else 1], choice.feedback)
             box += option
         return [box]
 

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import NamedTuple
 
-__all__ = ["plain_markdown", "read_bibliography"]
+__all__ = ["plain_markdown", "read_bibliography", "SelfCheck", "SelfCheckOption",
+           "parse_self_check", "self_checks"]
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>.*?)\s*$")
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):\s*(?P<value>.*?)\s*$")
@@ -132,20 +134,91 @@ def _roles(text: str, bibliography: dict[str, str]) -> str:
     return _ROLE.sub(role, text)
 
 
+# NamedTuples, not dataclasses: scripts/tasks.py loads this file by path,
+# unregistered in sys.modules, where a dataclass cannot resolve its annotations.
+class SelfCheckOption(NamedTuple):
+    """One option of a self-check: its text, whether it is keyed, its feedback.
+
+    ``feedback`` is written as the reader sees it: without a leading verdict
+    ("Yes: ", "No: "; the website and the LMS say right or wrong themselves)
+    and with its first letter capitalized.
+    """
+
+    text: str
+    correct: bool
+    feedback: str
+
+
+class SelfCheck(NamedTuple):
+    """A ``self-check`` directive: the question and its options, in order."""
+
+    question: str
+    options: tuple
+
+
+def parse_self_check(question: str, lines) -> SelfCheck:
+    """Read a ``self-check`` directive's question and option lines.
+
+    The one reader of the format (CONTRIBUTING.md, "Self-check questions"):
+    the website's directive (``_ext/selfcheck.py``), the notebooks students
+    open (:func:`plain_markdown`) and the LMS quizzes
+    (``python -m mlcore.homework quiz``) all go through it.
+
+    Parameters
+    ----------
+    question : str
+        The directive's argument.
+    lines : list of str
+        Its content lines; blank ones are skipped.
+
+    Returns
+    -------
+    SelfCheck
+
+    Raises
+    ------
+    ValueError
+        On a line that is not ``- [x] text ~ feedback`` or ``- [ ] text ~
+        feedback``, fewer than two options, or no option marked ``[x]``.
+
+    Examples
+    --------
+    >>> check = parse_self_check("Odds of p = 0.8?", ["- [x] 4. ~ Yes: 0.8/0.2.",
+    ...                                               "- [ ] 0.8. ~ No: the probability."])
+    >>> [(o.text, o.correct, o.feedback) for o in check.options]
+    [('4.', True, '0.8/0.2.'), ('0.8.', False, 'The probability.')]
+    >>> parse_self_check("Q?", ["- [ ] a ~ No.", "- [ ] b ~ No."])
+    Traceback (most recent call last):
+    ...
+    ValueError: self-check 'Q?': no option is marked correct with '- [x]'.
+    """
+    lines = [line for line in lines if line.strip()]
+    matches = [_SELF_CHECK_OPTION.match(line) for line in lines]
+    bad = [line for line, match in zip(lines, matches) if match is None]
+    if bad or len(matches) < 2:
+        reason = (f"cannot read the option line {bad[0]!r}" if bad
+                  else "it needs at least two options")
+        raise ValueError(f"self-check {question!r}: {reason}; write each option as "
+                         "'- [x] text ~ feedback' (correct) or '- [ ] text ~ feedback'.")
+    if not any(m["mark"] in "xX" for m in matches):
+        raise ValueError(f"self-check {question!r}: no option is marked correct with '- [x]'.")
+    options = []
+    for m in matches:
+        feedback = _LEADING_VERDICT.sub("", (m["feedback"] or "").strip())
+        options.append(SelfCheckOption(m["text"], m["mark"] in "xX",
+                                       feedback[:1].upper() + feedback[1:]))
+    return SelfCheck(question.strip(), tuple(options))
+
+
 def _self_check(question: str, body: list[str]) -> list[str]:
-    options = [_SELF_CHECK_OPTION.match(line) for line in body if line.strip()]
-    if not options or any(o is None for o in options):
-        raise ValueError(f"self-check {question!r}: every option line must read "
-                         "'- [x] text ~ feedback' or '- [ ] text ~ feedback'.")
+    options = parse_self_check(question, body).options
     lines = [f"**Check yourself.** {question}", ""]
-    lines += [f"- ({_LETTERS[i]}) {o['text']}" for i, o in enumerate(options)]
-    key = ", ".join(f"({_LETTERS[i]})" for i, o in enumerate(options) if o["mark"] in "xX")
+    lines += [f"- ({_LETTERS[i]}) {o.text}" for i, o in enumerate(options)]
+    key = ", ".join(f"({_LETTERS[i]})" for i, o in enumerate(options) if o.correct)
     lines += ["", "<details><summary>Answer</summary>", "", f"**{key}.**", ""]
     for i, o in enumerate(options):
-        verdict = "Correct." if o["mark"] in "xX" else "Not quite."
-        feedback = _LEADING_VERDICT.sub("", o["feedback"] or "")
-        feedback = feedback[:1].upper() + feedback[1:]
-        lines.append(f"- ({_LETTERS[i]}) {verdict} {feedback}".rstrip())
+        verdict = "Correct." if o.correct else "Not quite."
+        lines.append(f"- ({_LETTERS[i]}) {verdict} {o.feedback}".rstrip())
     return lines + ["", "</details>"]
 
 
@@ -206,28 +279,74 @@ def _directive(name: str, arg: str, options: dict[str, str], body: list[str]) ->
     return anchor + _quoted(title + ("" if title.endswith((".", "?", "!")) else "."), body)
 
 
+def _directive_at(lines: list[str], i: int):
+    """The directive opening at ``lines[i]``: (name, argument, options, body, end) or None.
+
+    ``end`` is the index of its closing fence; the body's own directives are
+    left in it.
+    """
+    opening = _OPEN.match(lines[i])
+    if not opening:
+        return None
+    fence = opening["fence"]
+    end = i + 1
+    while end < len(lines) and not re.fullmatch(
+            rf"\s*{re.escape(fence[0])}{{{len(fence)},}}\s*", lines[end]):
+        end += 1
+    body = lines[i + 1:end]
+    options = {}
+    while body and _OPTION.match(body[0]):
+        option = _OPTION.match(body.pop(0))
+        options[option["key"]] = option["value"]
+    return opening["name"], opening["arg"], options, body, end
+
+
 def _blocks(lines: list[str], bibliography: dict[str, str]) -> list[str]:
     out, i = [], 0
     while i < len(lines):
-        opening = _OPEN.match(lines[i])
-        if not opening:
+        found = _directive_at(lines, i)
+        if not found:
             out.append(lines[i])
             i += 1
             continue
-        fence = opening["fence"]
-        end = i + 1
-        while end < len(lines) and not re.fullmatch(
-                rf"\s*{re.escape(fence[0])}{{{len(fence)},}}\s*", lines[end]):
-            end += 1
-        body = lines[i + 1:end]
-        options = {}
-        while body and _OPTION.match(body[0]):
-            option = _OPTION.match(body.pop(0))
-            options[option["key"]] = option["value"]
-        body = _blocks(body, bibliography)
-        out += _directive(opening["name"], opening["arg"], options, body)
+        name, arg, options, body, end = found
+        out += _directive(name, arg, options, _blocks(body, bibliography))
         i = end + 1
     return out
+
+
+def self_checks(source: str) -> list:
+    """Every ``self-check`` of one Markdown cell, in order, nested ones included.
+
+    Parameters
+    ----------
+    source : str
+        The cell's MyST source.
+
+    Returns
+    -------
+    list of SelfCheck
+        As :func:`parse_self_check` reads them (roles and math left as written).
+
+    Examples
+    --------
+    >>> [c.question for c in self_checks("Text.\\n\\n:::{self-check} Why?\\n"
+    ...                                  "- [x] A. ~ Yes.\\n- [ ] B. ~ No.\\n:::\\n")]
+    ['Why?']
+    """
+    if not isinstance(source, str):
+        raise TypeError(f"source must be a str, got {type(source).__name__}.")
+    found, lines, i = [], source.split("\n"), 0
+    while i < len(lines):
+        directive = _directive_at(lines, i)
+        if not directive:
+            i += 1
+            continue
+        name, arg, _, body, end = directive
+        found += ([parse_self_check(arg, body)] if name == "self-check"
+                  else self_checks("\n".join(body)))
+        i = end + 1
+    return found
 
 
 def plain_markdown(source: str, bibliography: dict[str, str] | None = None) -> str:

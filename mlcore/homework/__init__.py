@@ -15,7 +15,7 @@ CONTRIBUTING.md, "Exercises and homework"). From it,
   another process that sends back plain data only. A question's points are shared equally (or by ``points:N`` tags) by
   its test cells.
 
-The command line is ``python -m mlcore.homework {assign,grade,merge,check}``;
+The command line is ``python -m mlcore.homework {assign,grade,merge,check,quiz}``;
 README.md, "For teachers", walks through it.
 
 Examples

@@ -22,6 +22,7 @@ EPILOG = """examples:
   python -m mlcore.homework grade ... --out grades.csv --update --only alice.ipynb   (regrade one)
   python -m mlcore.homework merge homework_out/autograder/01_logistic_regression grades.csv manual.csv
   python -m mlcore.homework check 01_logistic_regression.ipynb      (a student, before handing in)
+  python -m mlcore.homework quiz 01 03 --format moodle --out quizzes   (self-checks for an LMS)
 """
 
 
@@ -280,6 +281,14 @@ def cmd_check(args) -> int:
     return 0 if graded.status == "ok" and abs(graded.total - coded) < 1e-9 else 1
 
 
+def cmd_quiz(args) -> int:
+    from . import find_chapters
+    from ._quiz import export_quizzes
+    export_quizzes(find_chapters(args.chapters), args.format, args.out,
+                   language=args.language, say=print)
+    return 0
+
+
 def _add_class_options(parser):
     parser.add_argument("--roster-file", metavar="CSV",
                         help="enrolment list (id,name; or the Canvas gradebook export "
@@ -318,7 +327,7 @@ def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(
         prog="python -m mlcore.homework", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Student editions of the chapters and a sandboxed autograder.")
+        description="Student editions of the chapters, a sandboxed autograder and LMS quizzes.")
     sub = main.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("assign", help="write student editions and autograders, and verify them")
@@ -380,6 +389,24 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("notebook")
     _add_limits(p, 180)
     p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser(
+        "quiz", help="export the chapters' self-checks as an LMS quiz (Moodle or Canvas)",
+        description="Write the self-checks of the chapters as multiple-choice questions: "
+                    "--format moodle gives OUT/self-checks.xml (Moodle XML: Question bank > "
+                    "Import), one category per chapter; --format qti gives "
+                    "OUT/self-checks-qti.zip (QTI 1.2: Canvas, Settings > Import course "
+                    "content > QTI .zip file), one quiz per chapter. Each option keeps its "
+                    "feedback; math is TeX between \\( \\) for the LMS's MathJax.")
+    p.add_argument("chapters", nargs="*", metavar="CHAPTER",
+                   help="chapter number (01) or notebook path; none means every chapter")
+    p.add_argument("--format", required=True, choices=["moodle", "qti"],
+                   help="moodle (Moodle XML) or qti (a QTI 1.2 zip that Canvas imports)")
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--language", choices=LANGUAGES, default="en",
+                   help="language of the questions: zh_CN takes them from locales/zh_CN "
+                        "(the Chinese edition)")
+    p.set_defaults(run=cmd_quiz)
     return main
 
 
