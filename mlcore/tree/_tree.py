@@ -371,22 +371,17 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         onehot = np.zeros((len(idx), len(features), n_classes))
         rows = np.arange(len(idx))[:, None]
         onehot[rows, np.arange(len(features))[None, :], self._y[idx][order]] = w[order]
-        scores, best, distinct, n_left, n_right = threshold_scores(xs, onehot, self.criterion)
+        _, score, valid, threshold, n_left, n_right = threshold_scores(xs, onehot, self.criterion)
         out = {}
-        columns = np.arange(len(features))
-        thresholds = _midpoints(xs[best, columns], xs[np.minimum(best + 1, len(idx) - 1), columns]).tolist()
         for f, j in enumerate(features):
-            b = best[f]
-            if not distinct[b, f]:
+            if not valid[0, f]:
                 out[j] = None                                                  # a constant feature
-                continue
-            threshold = thresholds[f]
-            score = float(scores[b, f])
-            if self.criterion != "gain_ratio":
-                out[j] = (threshold, score, 0.0)
+            elif self.criterion != "gain_ratio":
+                out[j] = (float(threshold[0, f]), float(score[0, f]), 0.0)
             else:
-                iv = _entropy_of(np.array([n_left[b, f], n_right[b, f]]))
-                out[j] = (threshold, score, float(score / iv if iv > 0 else 0.0))
+                iv = _entropy_of(np.array([n_left[0, f], n_right[0, f]]))
+                ratio = score[0, f] / iv if iv > 0 else 0.0
+                out[j] = (float(threshold[0, f]), float(score[0, f]), float(ratio))
         return out
 
     def _partition(self, j, threshold, idx, w):
