@@ -216,10 +216,11 @@ def remove_matplotlib_cache() -> None:
 def _compile_package() -> bool:
     """Write mlcore's bytecode once, before any run: the runs read mlcore read-only and
     may not write bytecode, so without it every kernel and checks' process compiled it
-    again. An unwritable package (a normal install, compiled by pip) is left as is."""
+    again. An unwritable package (a normal install, compiled by pip) is left as is.
+    ``force``: the grader's own bytecode, whatever an earlier ``--sandbox none`` run left."""
     import compileall
     try:
-        return bool(compileall.compile_dir(str(PACKAGE.parent), quiet=2))
+        return bool(compileall.compile_dir(str(PACKAGE.parent), quiet=2, force=True))
     except OSError:
         return False
 
