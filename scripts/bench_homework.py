@@ -7,7 +7,9 @@ raise, an infinite loop, 100 MiB of print, a stall (``time.sleep``), a
 forbidden call, a rebound ``np``, unreadable files. Every submission has an
 expected grade; the script prints each mismatch and exits with status 1 if
 there is one. The issue's goal is a class of 40 in at most 5 minutes on a
-2-core machine::
+2-core machine, and the median CPU time per graded submission (the CSV's
+``cpu_seconds``: its notebook's and its checks' process trees; the goal is at
+most 13 CPU-s), which load changes little, unlike the wall time::
 
     .venv/bin/python scripts/bench_homework.py              # 40 submissions, --jobs 2
     .venv/bin/python scripts/bench_homework.py --size 8     # a quick look
@@ -17,7 +19,9 @@ import argparse
 import copy
 import csv
 import json
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -115,18 +119,28 @@ def main(argv=None) -> int:
             (out / "class" / name).unlink()
             del expected[name]
         start = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run([sys.executable, "-m", "mlcore.homework", "grade",
                                str(out / "hw" / "autograder" / "01_logistic_regression"),
                                str(out / "class"), "--out", str(out / "grades.csv"),
                                "--jobs", str(args.jobs), "--timeout", str(args.timeout)],
                               cwd=ROOT, capture_output=True, text=True)
         seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        command_cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         print(done.stdout[-1500:], done.stderr[-1500:], sep="\n")
         rows = {r["file"]: r for r in csv.DictReader(open(out / "grades.csv"))}
         wrong = [(f, rows.get(f, {}).get("total"), want) for f, want in sorted(expected.items())
                  if f not in rows or abs(float(rows[f]["total"]) - want) > 1e-9]
         print(f"{len(rows)} submissions graded in {seconds:.0f} s with --jobs {args.jobs} "
               f"(goal for 40: 300 s); {len(wrong)} unexpected grade(s)")
+        # Unreadable files run nothing (0 s): the median is over the submissions that ran.
+        ran = [float(r["cpu_seconds"]) for r in rows.values()
+               if not r["status"].startswith("unreadable")]
+        if ran:
+            print(f"median CPU per graded submission: {statistics.median(ran):.1f} s over "
+                  f"{len(ran)} (goal <= 13 s); the whole command used {command_cpu:.0f} CPU-s "
+                  "(the teacher's reference run and the grader itself included)")
         for file, got, want in wrong:
             print(f"  {file}: got {got}, expected {want} ({rows.get(file, {}).get('status')})")
         return 1 if wrong or done.returncode else 0

@@ -631,6 +631,22 @@ def test_forged_events_leave_a_zero_and_an_error(attacks):
     assert "Autograded score: 0 / 5" in attacks["feedback"]["forge_events"]
 
 
+def test_the_grader_writes_mlcore_bytecode_that_the_read_only_runs_use():
+    # Every run reads mlcore read-only and may not write bytecode (#38, item 5): without
+    # the grader's compile, each kernel and checks' process compiled every module again.
+    import importlib.util
+
+    import mlcore.linear
+    from mlcore.homework import _sandbox
+    _sandbox._compile_package.cache_clear()
+    assert _sandbox._compile_package()
+    for module in (mlcore, mlcore.linear, _sandbox):
+        source = Path(module.__file__)
+        header = Path(importlib.util.cache_from_source(str(source))).read_bytes()[:16]
+        assert header[:4] == importlib.util.MAGIC_NUMBER
+        assert int.from_bytes(header[8:12], "little") == int(source.stat().st_mtime) & 0xFFFFFFFF
+
+
 def test_sandbox_none_survives_a_killed_worker_and_kills_what_it_started(fixture_assigned,
                                                                           tmp_path):
     out, item = fixture_assigned

@@ -212,6 +212,19 @@ def remove_matplotlib_cache() -> None:
         _matplotlib_cache.cache_clear()
 
 
+@lru_cache(maxsize=1)
+def _compile_package() -> bool:
+    """Write mlcore's bytecode once, before any run: the runs read mlcore read-only and
+    may not write bytecode, so without it every kernel and checks' process compiled it
+    again. An unwritable package (a normal install, compiled by pip) is left as is.
+    ``force``: the grader's own bytecode, whatever an earlier ``--sandbox none`` run left."""
+    import compileall
+    try:
+        return bool(compileall.compile_dir(str(PACKAGE.parent), quiet=2, force=True))
+    except OSError:
+        return False
+
+
 INSTALL_BWRAP = "sudo apt-get install bubblewrap"
 
 
@@ -437,6 +450,7 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
     RunResult
     """
     isolation = isolation_for(limits, fallback=True)
+    _compile_package()
     workdir = Path(workdir)
     token = os.urandom(12).hex()
     stdin = tempfile.TemporaryFile()
