@@ -161,6 +161,69 @@ def test_moodle_worksheet_gives_times_students_and_a_gradebook(tmp_path, spec):
         read_submission_times(bad, UTC)
 
 
+# Moodle's "Download all submissions" as it comes: a folder per student and plugin
+MOODLE_ZIP = {"Ada Okafor_501_assignsubmission_file_/hw1.ipynb": b"{}",
+              "Ada Okafor_501_assignsubmission_onlinetext_/onlinetext.html": b"<p>hi",
+              "Bo Chen_502_assignsubmission_file_/old/hw1.ipynb": b"{}",
+              "Bo Chen_502_assignsubmission_file_/hw1_final.ipynb": b"{}",
+              "Bo Chen_502_assignsubmission_file_/notes.pdf": b"%PDF"}
+
+
+def _moodle_zip(path, when):
+    import zipfile
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in MOODLE_ZIP.items():
+            # Bo's old/ copy is a day older inside the zip
+            stamp = when - timedelta(days=1) if "/old/" in name else when
+            archive.writestr(zipfile.ZipInfo(name, stamp.timetuple()[:6]), data)
+    return path
+
+
+def test_moodle_student_folders_and_zip_with_the_worksheets_times(tmp_path, spec):
+    from mlcore.homework._download import read_download
+    when = datetime(2024, 2, 1, 12, 0)        # a month late on this disk
+    archive = _moodle_zip(tmp_path / "moodle.zip", when)
+    folder = tmp_path / "unzipped"
+    for name, data in MOODLE_ZIP.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+        os.utime(folder / name, (when.timestamp(),) * 2)
+    rows = ["Ada Okafor_501_assignsubmission_file_hw1.ipynb",
+            "Bo Chen_502_assignsubmission_file_hw1_final.ipynb",
+            "Bo Chen_502_assignsubmission_file_old_hw1.ipynb"]
+    for source in (folder, archive):
+        found = read_download(source)
+        assert [name for name, _ in found.files] == rows and found.moodle
+        assert found.refused == []
+        assert sorted(found.skipped) == [
+            ("Ada Okafor_501_assignsubmission_onlinetext_/onlinetext.html",
+             "Moodle's onlinetext submission, not a file"),
+            ("Bo Chen_502_assignsubmission_file_/notes.pdf", "not a .ipynb file")]
+    assert found.mtimes[rows[2]] == (when - timedelta(days=1)).timestamp()
+    sheet = tmp_path / "worksheet.csv"
+    sheet.write_text(MOODLE_SHEET, encoding="utf-8")
+    # no --roster: the folders give the students, matched to the worksheet's
+    # "Participant 501", whose times (not the disk's or the zip's) decide lateness
+    klass = ClassOptions(_args(deadline="2024-01-01T00:00+00:00", late_policy="10%/day",
+                               submission_times=str(sheet), roster_file=str(sheet)),
+                         tmp_path, tmp_path / "grades.csv", found)
+    kept = klass.select(found.files)
+    assert [name for name, _ in kept] == rows[:2]     # Bo's newer copy in the zip
+    graded = [_sub(name, 2, 3) for name, _ in kept]
+    klass.annotate(graded)
+    assert [(g.student, g.late) for g in graded] == [("501", "no"), ("502", "yes")]
+    assert [klass.late[g.file][1:] for g in graded] == [(0.0, "the LMS's time"),
+                                                        (20.0, "the LMS's time")]
+    write_grades(tmp_path / "grades.csv", spec, graded)
+    write_feedback(tmp_path / "fb", spec, graded)
+    assert klass.finish(spec, tmp_path / "fb") == [("503", "Cy Diaz")]
+    # a student's file outside their folder, or a second folder's link, is no row
+    (folder / "Ada Okafor_501_assignsubmission_file_" / "x.ipynb").symlink_to(
+        folder / rows[0].replace("file_", "file_/"))
+    assert read_download(folder).refused == [
+        ("Ada Okafor_501_assignsubmission_file_x.ipynb", "unreadable: symlink")]
+
+
 # ------------------------------------------------------------- the late policy
 
 

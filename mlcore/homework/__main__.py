@@ -68,8 +68,7 @@ def cmd_assign(args) -> int:
 def cmd_grade(args) -> int:
     from . import add_extra_tests, grade_submissions, load_spec, write_feedback, write_grades
     from ._grade import add_same_as
-    from ._report import (check_output_paths, collect_submissions, merge_manual_scores,
-                          refused_submission)
+    from ._report import check_output_paths, merge_manual_scores, refused_submission
     from ._sandbox import describe_isolation, isolation_for
     spec = load_spec(args.autograder)
     if args.extra_tests:
@@ -84,20 +83,23 @@ def cmd_grade(args) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)     # the journal is written from the start
     from ._update import (backup, check_overwrite, digest, grading_key, hashes_path, read_rows,
                           rows_path, select_changed, write_rows, write_updated)
-    if args.gradebook and not (args.roster and args.gradebook_column):
-        raise ValueError("--gradebook needs --roster (to know each file's student) and "
-                         "--gradebook-column (the assignment's column).")
     if args.only and not args.update:
         raise ValueError("--only names the files that --update regrades; add --update.")
     check_overwrite(out, spec, update=args.update, force=args.force)
     # Read every file before running any: a submission cannot remove or change the others.
-    files, refused, skipped = collect_submissions(folder)
+    from ._download import read_download
+    download = read_download(folder)    # a folder, Moodle's student folders, or a zip
+    files, refused, skipped = download.files, download.refused, download.skipped
+    if args.gradebook and not ((args.roster or download.moodle) and args.gradebook_column):
+        raise ValueError("--gradebook needs --roster (to know each file's student; "
+                         "Moodle's student folders give it) and --gradebook-column (the "
+                         "assignment's column).")
     for name, reason in skipped:
         print(f"skipped {name!r}: {reason}", file=sys.stderr)
     if not files and not refused:
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
     from ._class import ClassOptions, executed_keeper
-    klass = ClassOptions(args, folder, out)    # roster, deadline, late policy: read now
+    klass = ClassOptions(args, folder, out, download)  # roster, deadline, late policy
     files = klass.select(files)
     if args.update:
         files = select_changed(files, out, args.only)
@@ -338,7 +340,8 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("grade", help="grade every .ipynb of a folder")
     p.add_argument("autograder", help="DIR/autograder/NN_name, written by assign")
-    p.add_argument("submissions", help="folder of submitted .ipynb files")
+    p.add_argument("submissions", help="folder of submitted .ipynb files, Moodle's "
+                                       "download (its student folders) or a .zip of either")
     p.add_argument("--out", required=True, help="the CSV to write, e.g. grades.csv")
     p.add_argument("--feedback", help="folder of per-student feedback (default: next to --out, "
                                       "named <out>_feedback)")

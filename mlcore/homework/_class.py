@@ -55,10 +55,18 @@ def _write(path: Path, header, rows) -> None:
 class ClassOptions:
     """``grade``'s class options, all read and checked before any notebook runs."""
 
-    def __init__(self, args, folder, out):
+    def __init__(self, args, folder, out, download=None):
         get = lambda name: getattr(args, name, None)      # noqa: E731
         self.folder, self.out = Path(folder), Path(out)
-        self.pattern = check_roster(args.roster) if get("roster") else None
+        # the files' times as the download gave them (a zip's, a Moodle folder's)
+        self.mtimes = download.mtimes if download is not None else {}
+        roster = get("roster")
+        if not roster and download is not None and download.moodle:
+            from ._download import MOODLE_ROSTER
+            roster = MOODLE_ROSTER
+            print("Moodle's download: each file's student is its folder's participant "
+                  f"number (--roster {MOODLE_ROSTER!r})", flush=True)
+        self.pattern = check_roster(roster) if roster else None
         self.deadline = check_deadline(args.deadline) if get("deadline") else None
         needs = [f"--{n.replace('_', '-')}" for n in ("late_policy", "extensions",
                                                        "submission_times") if get(n)]
@@ -93,8 +101,8 @@ class ClassOptions:
         """Each student's latest file (with ``--roster``); warnings on stderr."""
         if self.pattern is None:
             return files
-        files, self.owners, superseded, notes = latest_per_student(self.folder, files,
-                                                                   self.pattern)
+        files, self.owners, superseded, notes = latest_per_student(
+            self.folder, files, self.pattern, self.mtimes)
         for name, reason in superseded:
             print(f"skipped {name!r}: {reason}", file=sys.stderr)
         for note in notes:
@@ -117,7 +125,8 @@ class ClassOptions:
         if student in self.times:
             when, basis = self.times[student], "the LMS's time"
         else:
-            when = datetime.fromtimestamp(_mtime(self.folder, name)).astimezone()
+            when = datetime.fromtimestamp(self.mtimes.get(name) or
+                                          _mtime(self.folder, name)).astimezone()
             basis = "modification time"
         due = self.extensions.get(student, self.deadline)
         marker = None

@@ -108,7 +108,9 @@ def _read_nofollow(path: Path):
 
 
 def collect_submissions(folder):
-    """Read every ``*.ipynb`` of a folder; account for every other entry.
+    """Read every ``*.ipynb`` of a folder or zip; account for every other entry.
+
+    Moodle's student folders are read too (see ``_download.py``).
 
     Returns
     -------
@@ -120,35 +122,9 @@ def collect_submissions(folder):
     skipped : list of (str, str)
         ``(name, reason)`` of entries that get no row.
     """
-    folder = _path(folder, "folder")
-    if folder.is_symlink() or not folder.is_dir():
-        raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} is not a folder (a symlink to "
-                                "one is refused).")
-    files, refused, skipped = [], [], []
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        name = entry.name
-        if name.endswith(".ipynb"):
-            problem = name_problem(name)
-            if problem is not None:
-                refused.append((shown_name(name), f"unreadable: file name: {problem}"))
-            elif entry.is_symlink():
-                refused.append((name, SYMLINK))
-            elif entry.is_dir(follow_symlinks=False):
-                skipped.append((name, "a folder, not a notebook file"))
-            else:
-                data, why = _read_nofollow(Path(entry.path))
-                if data is None:
-                    refused.append((name, f"unreadable: {why}"))
-                else:
-                    files.append((name, data))
-        elif name.lower().endswith(".ipynb"):
-            skipped.append((shown_name(name), "the extension is not lower-case .ipynb; "
-                                              "rename it to grade it"))
-        elif entry.is_dir(follow_symlinks=False):
-            skipped.append((shown_name(name), "a folder"))
-        else:
-            skipped.append((shown_name(name), "not a .ipynb file"))
-    return files, refused, skipped
+    from ._download import read_download
+    found = read_download(folder)
+    return found.files, found.refused, found.skipped
 
 
 def refused_submission(name: str, reason: str, spec: dict) -> Submission:
