@@ -7,6 +7,7 @@ the fixture chapter end to end through the command line.
 """
 
 import csv
+import io
 import json
 import os
 import shutil
@@ -222,6 +223,42 @@ def test_moodle_student_folders_and_zip_with_the_worksheets_times(tmp_path, spec
         folder / rows[0].replace("file_", "file_/"))
     assert read_download(folder).refused == [
         ("Ada Okafor_501_assignsubmission_file_x.ipynb", "unreadable: symlink")]
+
+
+def test_lms_export_and_rewritten_grades_quote_would_be_formulas(tmp_path, spec):
+    from mlcore.homework._report import csv_value
+    # names are the students' own text in the LMS; "-" is its empty grade
+    export = tmp_path / "canvas.csv"
+    export.write_text(
+        "Student,ID,SIS User ID,SIS Login ID,Section,Homework 1 (5501),Quiz\r\n"
+        "    Points Possible,,,,,5.00,(read only)\r\n"
+        '"=HYPERLINK(""http://evil"",""x"")",101,S1,a,A,,-\r\n'
+        "-2+3,102,S2,b,A,,@SUM(A1)\r\n", encoding="utf-8")
+    pattern = r"(?P<student>[^_]+)_(?P<id>\d+)\.ipynb"
+    files = [_touch(tmp_path, "=cmd_101.ipynb", DEADLINE + timedelta(hours=1)),
+             _touch(tmp_path, "+x_102.ipynb", DEADLINE)]
+    klass = ClassOptions(_args(roster=pattern, deadline="2024-01-01T00:00+00:00",
+                               late_policy="10%/day"), tmp_path, tmp_path / "grades.csv")
+    graded = [_sub(name, 2, 3) for name, _ in klass.select(files)]
+    klass.annotate(graded)
+    write_grades(tmp_path / "grades.csv", spec, graded)
+    write_feedback(tmp_path / "fb", spec, graded)
+    klass.finish(spec, tmp_path / "fb")       # rewrites grades.csv with the penalties
+    raw = list(csv.reader((tmp_path / "grades.csv").open(encoding="utf-8")))
+    assert sorted(r[0] for r in raw[1:]) == ["'+x_102.ipynb", "'=cmd_101.ipynb"]
+    out = tmp_path / "filled.csv"
+    fill_from_grades(tmp_path / "grades.csv", export, "Homework 1 (5501)", out)
+    text = out.read_bytes().decode("utf-8")
+    raw = list(csv.reader(io.StringIO(text, newline="")))
+    assert text.count("\r\n") == 4
+    assert [r[0] for r in raw[2:]] == ["'=HYPERLINK(\"http://evil\",\"x\")", "'-2+3"]
+    assert [(r[5], r[6]) for r in raw[2:]] == [("4.5", "-"), ("5", "'@SUM(A1)")]
+    # read back, every cell is the LMS's own again, the new grades included
+    back = [[csv_value(cell) for cell in row] for row in raw]
+    given = list(csv.reader(io.StringIO(export.read_text(encoding="utf-8"), newline="")))
+    for row in given[2:]:
+        row[5] = {"101": "4.5", "102": "5"}[row[1]]
+    assert back == given
 
 
 # ------------------------------------------------------------- the late policy

@@ -13,8 +13,6 @@ optional ``<question>_comment`` into the student's feedback file.
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
 from pathlib import Path
 
@@ -44,12 +42,9 @@ def _read(path: Path):
 
 
 def _write(path: Path, header, rows) -> None:
-    from ._report import _write_nofollow
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=header, extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(rows)
-    _write_nofollow(Path(path), buffer.getvalue())
+    # _read removed the quotes against formulas; csv_text puts them back
+    from ._report import _write_nofollow, csv_text
+    _write_nofollow(Path(path), csv_text(header, rows))
 
 
 class ClassOptions:

@@ -52,7 +52,9 @@ def csv_cell(value) -> str:
     ["'=HYPERLINK(1)", '-1.5', "'@x", "''q", 'alice.ipynb', '2']
     """
     text = "" if value is None else str(value)
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r", "'") and not _NUMBER.fullmatch(text):
+    # a lone "-" is no formula but the LMS's empty grade, which an import must read
+    if (text[:1] in ("=", "+", "-", "@", "\t", "\r", "'") and text != "-"
+            and not _NUMBER.fullmatch(text)):
         return "'" + text
     return text
 
@@ -393,11 +395,25 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
     return rows
 
 
+def csv_lines(rows, ending: str = "\r\n") -> str:
+    """CSV text of list rows, every cell through :func:`csv_cell`.
+
+    Every CSV the grader writes (grades.csv, the LMS export it fills) goes
+    through here, so that no cell a student chose (a file name, a name in
+    the LMS) reaches a spreadsheet as a formula.
+
+    Examples
+    --------
+    >>> csv_lines([["Student", "Grade"], ["=HYPERLINK(1)", "-2"]], "\n")
+    "Student,Grade\n'=HYPERLINK(1),-2\n"
+    """
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator=ending).writerows(
+        [csv_cell(cell) for cell in row] for row in rows)
+    return buffer.getvalue()
+
+
 def csv_text(columns, rows) -> str:
     """CSV text of dict rows, every cell through :func:`csv_cell`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow([csv_cell(c) for c in columns])
-    for row in rows:
-        writer.writerow([csv_cell(row.get(c, "")) for c in columns])
-    return buffer.getvalue()
+    return csv_lines([list(columns)] + [[row.get(c, "") for c in columns]
+                                        for row in rows])
