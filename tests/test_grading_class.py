@@ -261,6 +261,48 @@ def test_lms_export_and_rewritten_grades_quote_would_be_formulas(tmp_path, spec)
     assert back == given
 
 
+@pytest.mark.parametrize("stop", ["reference", "class"])
+def test_a_stopped_run_leaves_no_temporary_folder(tmp_path, monkeypatch, stop):
+    import tempfile
+
+    import mlcore.homework.__main__ as command
+    from mlcore.homework import _grade, assign
+    from mlcore.homework._sandbox import Limits
+    from mlcore.homework._tempdirs import make_dir, remove_dir
+    item = assign([FIXTURE], tmp_path / "hw", verify=False, limits=Limits(timeout=60))[0]
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("a_1.ipynb", "b_2.ipynb"):
+        shutil.copy(item.student, folder / name)
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setenv("TMPDIR", str(private))
+    monkeypatch.setattr(tempfile, "tempdir", None)       # read TMPDIR again
+    error = KeyboardInterrupt if stop == "reference" else KeyError
+    if stop == "class":                  # the reference ran; a student's run breaks
+        monkeypatch.setattr(command, "_reference", lambda *a: None)
+    made = []
+
+    def broken(*args, **kwargs):
+        made.append(sorted(p.name[:len("mlcore-state-")] for p in private.iterdir()))
+        raise error("stopped")
+    monkeypatch.setattr(_grade, "run_script", broken)
+    with pytest.raises(error):
+        cli(["grade", str(item.autograder), str(folder), "--out",
+             str(tmp_path / "grades.csv"), "--sandbox", "none", "--jobs", "1",
+             "--keep-executed", str(tmp_path / "executed")])
+    assert made[0] == ["mlcore-execut", "mlcore-grade-", "mlcore-state-"] + (
+        ["mlcore-refere"] if stop == "reference" else [])
+    assert list(private.iterdir()) == []
+    # a folder a notebook made read-only inside is removed too
+    run = make_dir("mlcore-grade-")
+    (run / "locked" / "deep").mkdir(parents=True)
+    (run / "locked" / "deep" / "x").write_text("x", encoding="utf-8")
+    os.chmod(run / "locked", 0o500)
+    remove_dir(run)
+    assert list(private.iterdir()) == []
+
+
 # ------------------------------------------------------------- the late policy
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -194,8 +193,6 @@ def _reference(args, spec, hide):
     and the folder is removed before any submission runs, so no run can reach
     them, whatever the sandbox.
     """
-    import tempfile
-
     from ._grade import make_reference
     from ._reference import Reference
     from ._spec import chapter_cell_sources
@@ -209,14 +206,15 @@ def _reference(args, spec, hide):
     if not spec.get("cell_sources"):    # an autograder.json written before they were recorded
         import nbformat
         spec["cell_sources"] = chapter_cell_sources(nbformat.read(notebook, as_version=4))
-    reference = Path(tempfile.mkdtemp(prefix="mlcore-reference-"))
+    from ._tempdirs import make_dir, remove_dir
+    reference = make_dir("mlcore-reference-")
     print(f"Running the reference solution {notebook} ...", flush=True)
     try:
         graded = make_reference(spec, notebook.read_bytes(), _limits(args), reference,
                                 hide=hide)
         snapshots = Reference.read(reference)
     finally:
-        shutil.rmtree(reference, ignore_errors=True)
+        remove_dir(reference)
     coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
     if graded.status != "ok" or abs(graded.total - coded) > 1e-9:
         raise RuntimeError(f"the reference solution {notebook} does not get full marks "
@@ -396,6 +394,8 @@ def main(argv=None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     finally:
+        from ._tempdirs import remove_all
+        remove_all()        # the folders of a command stopped by an error or Ctrl-C
         remove_matplotlib_cache()
 
 

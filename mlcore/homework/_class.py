@@ -156,8 +156,9 @@ class ClassOptions:
         """With ``--keep-executed``: a private, hidden folder for the runs' output."""
         if not self.executed:
             return None
-        import tempfile
-        folder = Path(tempfile.mkdtemp(prefix="mlcore-executed-"))
+        from ._tempdirs import make_dir
+        # the class's notebooks: removed by main's remove_all if the run stops
+        folder = make_dir("mlcore-executed-")
         hide += [folder, Path(self.executed)]    # no run sees another's notebook
         return folder
 
@@ -420,14 +421,13 @@ def executed_keeper(folder):
 
 def publish_executed(private, target) -> int:
     """Move the kept notebooks into ``--keep-executed DIR`` once every run has ended."""
-    import shutil
-
     from ._report import _write_nofollow, check_output_paths
+    from ._tempdirs import remove_dir
     target = Path(target)
     check_output_paths(target)
     count = 0
     for path in sorted(Path(private).iterdir()):
         _write_nofollow(target / path.name, path.read_text(encoding="utf-8"))
         count += 1
-    shutil.rmtree(private, ignore_errors=True)
+    remove_dir(private)
     return count
