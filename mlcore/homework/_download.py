@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-__all__ = ["Download", "read_download", "moodle_name", "MOODLE_ROSTER"]
+__all__ = ["Download", "read_download", "collect_submissions", "moodle_name", "MOODLE_ROSTER"]
 
 # Moodle writes "<full name>_<participant number>_assignsubmission_<plugin>_";
 # it turns "_" in a name into a space, so the name holds none.
@@ -239,3 +239,22 @@ def read_download(source) -> Download:
         (_nested if "/" in path else _top)(found, path, kind, read, mtime)
     found.files.sort()
     return found
+
+
+def collect_submissions(folder):
+    """Read every ``*.ipynb`` of a folder or zip; account for every other entry.
+
+    Moodle's student folders are read too (see above).
+
+    Returns
+    -------
+    files : list of (str, bytes)
+        The notebooks to grade, read before any run starts.
+    refused : list of Submission-ready (str, str)
+        ``(name, reason)`` of ``.ipynb`` entries given a row with status
+        ``unreadable: symlink`` or ``unreadable``.
+    skipped : list of (str, str)
+        ``(name, reason)`` of entries that get no row.
+    """
+    found = read_download(folder)
+    return found.files, found.refused, found.skipped

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ._grade import MAX_FILE_BYTES, STATUSES, Submission, check_spec, md_text
 
-__all__ = ["collect_submissions", "check_output_paths", "write_grades", "write_feedback",
+__all__ = ["check_output_paths", "write_grades", "write_feedback",
            "merge_manual_scores"]
 
 SYMLINK = "unreadable: symlink"
@@ -107,26 +107,6 @@ def _read_nofollow(path: Path):
         return b"".join(chunks), None
     finally:
         os.close(fd)
-
-
-def collect_submissions(folder):
-    """Read every ``*.ipynb`` of a folder or zip; account for every other entry.
-
-    Moodle's student folders are read too (see ``_download.py``).
-
-    Returns
-    -------
-    files : list of (str, bytes)
-        The notebooks to grade, read before any run starts.
-    refused : list of Submission-ready (str, str)
-        ``(name, reason)`` of ``.ipynb`` entries given a row with status
-        ``unreadable: symlink`` or ``unreadable``.
-    skipped : list of (str, str)
-        ``(name, reason)`` of entries that get no row.
-    """
-    from ._download import read_download
-    found = read_download(folder)
-    return found.files, found.refused, found.skipped
 
 
 def refused_submission(name: str, reason: str, spec: dict) -> Submission:
