@@ -376,7 +376,7 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
 
 
 def csv_lines(rows, ending: str = "\r\n") -> str:
-    """CSV text of list rows, every cell through :func:`csv_cell`.
+    r"""CSV text of list rows, every cell through :func:`csv_cell`.
 
     Every CSV the grader writes (grades.csv, the LMS export it fills) goes
     through here, so that no cell a student chose (a file name, a name in
