@@ -7,6 +7,7 @@ the fixture chapter end to end through the command line.
 """
 
 import csv
+import io
 import json
 import os
 import shutil
@@ -159,6 +160,147 @@ def test_moodle_worksheet_gives_times_students_and_a_gradebook(tmp_path, spec):
     with pytest.raises(ValueError, match=r"line 3: 'Last modified \(submission\)' is "
                                          "'2 janvier'"):
         read_submission_times(bad, UTC)
+
+
+# Moodle's "Download all submissions" as it comes: a folder per student and plugin
+MOODLE_ZIP = {"Ada Okafor_501_assignsubmission_file_/hw1.ipynb": b"{}",
+              "Ada Okafor_501_assignsubmission_onlinetext_/onlinetext.html": b"<p>hi",
+              "Bo Chen_502_assignsubmission_file_/old/hw1.ipynb": b"{}",
+              "Bo Chen_502_assignsubmission_file_/hw1_final.ipynb": b"{}",
+              "Bo Chen_502_assignsubmission_file_/notes.pdf": b"%PDF"}
+
+
+def _moodle_zip(path, when):
+    import zipfile
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in MOODLE_ZIP.items():
+            # Bo's old/ copy is a day older inside the zip
+            stamp = when - timedelta(days=1) if "/old/" in name else when
+            archive.writestr(zipfile.ZipInfo(name, stamp.timetuple()[:6]), data)
+    return path
+
+
+def test_moodle_student_folders_and_zip_with_the_worksheets_times(tmp_path, spec):
+    from mlcore.homework._download import read_download
+    when = datetime(2024, 2, 1, 12, 0)        # a month late on this disk
+    archive = _moodle_zip(tmp_path / "moodle.zip", when)
+    folder = tmp_path / "unzipped"
+    for name, data in MOODLE_ZIP.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+        os.utime(folder / name, (when.timestamp(),) * 2)
+    rows = ["Ada Okafor_501_assignsubmission_file_hw1.ipynb",
+            "Bo Chen_502_assignsubmission_file_hw1_final.ipynb",
+            "Bo Chen_502_assignsubmission_file_old_hw1.ipynb"]
+    for source in (folder, archive):
+        found = read_download(source)
+        assert [name for name, _ in found.files] == rows and found.moodle
+        assert found.refused == []
+        assert sorted(found.skipped) == [
+            ("Ada Okafor_501_assignsubmission_onlinetext_/onlinetext.html",
+             "Moodle's onlinetext submission, not a file"),
+            ("Bo Chen_502_assignsubmission_file_/notes.pdf", "not a .ipynb file")]
+    assert found.mtimes[rows[2]] == (when - timedelta(days=1)).timestamp()
+    sheet = tmp_path / "worksheet.csv"
+    sheet.write_text(MOODLE_SHEET, encoding="utf-8")
+    # no --roster: the folders give the students, matched to the worksheet's
+    # "Participant 501", whose times (not the disk's or the zip's) decide lateness
+    klass = ClassOptions(_args(deadline="2024-01-01T00:00+00:00", late_policy="10%/day",
+                               submission_times=str(sheet), roster_file=str(sheet)),
+                         tmp_path, tmp_path / "grades.csv", found)
+    kept = klass.select(found.files)
+    assert [name for name, _ in kept] == rows[:2]     # Bo's newer copy in the zip
+    graded = [_sub(name, 2, 3) for name, _ in kept]
+    klass.annotate(graded)
+    assert [(g.student, g.late) for g in graded] == [("501", "no"), ("502", "yes")]
+    assert [klass.late[g.file][1:] for g in graded] == [(0.0, "the LMS's time"),
+                                                        (20.0, "the LMS's time")]
+    write_grades(tmp_path / "grades.csv", spec, graded)
+    write_feedback(tmp_path / "fb", spec, graded)
+    assert klass.finish(spec, tmp_path / "fb") == [("503", "Cy Diaz")]
+    # a student's file outside their folder, or a second folder's link, is no row
+    (folder / "Ada Okafor_501_assignsubmission_file_" / "x.ipynb").symlink_to(
+        folder / rows[0].replace("file_", "file_/"))
+    assert read_download(folder).refused == [
+        ("Ada Okafor_501_assignsubmission_file_x.ipynb", "unreadable: symlink")]
+
+
+def test_lms_export_and_rewritten_grades_quote_would_be_formulas(tmp_path, spec):
+    from mlcore.homework._report import csv_value
+    # names are the students' own text in the LMS; "-" is its empty grade
+    export = tmp_path / "canvas.csv"
+    export.write_text(
+        "Student,ID,SIS User ID,SIS Login ID,Section,Homework 1 (5501),Quiz\r\n"
+        "    Points Possible,,,,,5.00,(read only)\r\n"
+        '"=HYPERLINK(""http://evil"",""x"")",101,S1,a,A,,-\r\n'
+        "-2+3,102,S2,b,A,,@SUM(A1)\r\n", encoding="utf-8")
+    pattern = r"(?P<student>[^_]+)_(?P<id>\d+)\.ipynb"
+    files = [_touch(tmp_path, "=cmd_101.ipynb", DEADLINE + timedelta(hours=1)),
+             _touch(tmp_path, "+x_102.ipynb", DEADLINE)]
+    klass = ClassOptions(_args(roster=pattern, deadline="2024-01-01T00:00+00:00",
+                               late_policy="10%/day"), tmp_path, tmp_path / "grades.csv")
+    graded = [_sub(name, 2, 3) for name, _ in klass.select(files)]
+    klass.annotate(graded)
+    write_grades(tmp_path / "grades.csv", spec, graded)
+    write_feedback(tmp_path / "fb", spec, graded)
+    klass.finish(spec, tmp_path / "fb")       # rewrites grades.csv with the penalties
+    raw = list(csv.reader((tmp_path / "grades.csv").open(encoding="utf-8")))
+    assert sorted(r[0] for r in raw[1:]) == ["'+x_102.ipynb", "'=cmd_101.ipynb"]
+    out = tmp_path / "filled.csv"
+    fill_from_grades(tmp_path / "grades.csv", export, "Homework 1 (5501)", out)
+    text = out.read_bytes().decode("utf-8")
+    raw = list(csv.reader(io.StringIO(text, newline="")))
+    assert text.count("\r\n") == 4
+    assert [r[0] for r in raw[2:]] == ["'=HYPERLINK(\"http://evil\",\"x\")", "'-2+3"]
+    assert [(r[5], r[6]) for r in raw[2:]] == [("4.5", "-"), ("5", "'@SUM(A1)")]
+    # read back, every cell is the LMS's own again, the new grades included
+    back = [[csv_value(cell) for cell in row] for row in raw]
+    given = list(csv.reader(io.StringIO(export.read_text(encoding="utf-8"), newline="")))
+    for row in given[2:]:
+        row[5] = {"101": "4.5", "102": "5"}[row[1]]
+    assert back == given
+
+
+@pytest.mark.parametrize("stop", ["reference", "class"])
+def test_a_stopped_run_leaves_no_temporary_folder(tmp_path, monkeypatch, stop):
+    import tempfile
+
+    import mlcore.homework.__main__ as command
+    from mlcore.homework import _grade, assign
+    from mlcore.homework._sandbox import Limits
+    from mlcore.homework._tempdirs import make_dir, remove_dir
+    item = assign([FIXTURE], tmp_path / "hw", verify=False, limits=Limits(timeout=60))[0]
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("a_1.ipynb", "b_2.ipynb"):
+        shutil.copy(item.student, folder / name)
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setenv("TMPDIR", str(private))
+    monkeypatch.setattr(tempfile, "tempdir", None)       # read TMPDIR again
+    error = KeyboardInterrupt if stop == "reference" else KeyError
+    if stop == "class":                  # the reference ran; a student's run breaks
+        monkeypatch.setattr(command, "_reference", lambda *a: None)
+    made = []
+
+    def broken(*args, **kwargs):
+        made.append(sorted(p.name[:len("mlcore-state-")] for p in private.iterdir()))
+        raise error("stopped")
+    monkeypatch.setattr(_grade, "run_script", broken)
+    with pytest.raises(error):
+        cli(["grade", str(item.autograder), str(folder), "--out",
+             str(tmp_path / "grades.csv"), "--sandbox", "none", "--jobs", "1",
+             "--keep-executed", str(tmp_path / "executed")])
+    assert made[0] == sorted(["mlcore-execut", "mlcore-grade-", "mlcore-state-"] + (
+        ["mlcore-refere"] if stop == "reference" else []))
+    assert list(private.iterdir()) == []
+    # a folder a notebook made read-only inside is removed too
+    run = make_dir("mlcore-grade-")
+    (run / "locked" / "deep").mkdir(parents=True)
+    (run / "locked" / "deep" / "x").write_text("x", encoding="utf-8")
+    os.chmod(run / "locked", 0o500)
+    remove_dir(run)
+    assert list(private.iterdir()) == []
 
 
 # ------------------------------------------------------------- the late policy

@@ -317,7 +317,8 @@ def test_csv_cells_that_a_spreadsheet_would_evaluate_are_quoted_and_read_back():
 
 
 def test_hostile_file_names_are_refused_or_written_safely(tiny, tmp_path):
-    from mlcore.homework._report import collect_submissions, refused_submission
+    from mlcore.homework._download import collect_submissions
+    from mlcore.homework._report import refused_submission
     item, _, _ = tiny
     spec = load_spec(item.autograder)
     folder = tmp_path / "names"

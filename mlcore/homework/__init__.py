@@ -31,7 +31,8 @@ from ._format import (FormatError, Question, autograder_notebook, check_notebook
 from ._grade import (STATUSES, Submission, add_extra_tests, build_spec, check_spec,
                      default_jobs, grade_one, grade_submissions, load_spec, make_reference,
                      read_notebook, safe_failure)
-from ._report import collect_submissions, merge_manual_scores, write_feedback, write_grades
+from ._download import collect_submissions
+from ._report import merge_manual_scores, write_feedback, write_grades
 from ._sandbox import Limits, bubblewrap_available
 
 __all__ = [

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -69,8 +68,7 @@ def cmd_assign(args) -> int:
 def cmd_grade(args) -> int:
     from . import add_extra_tests, grade_submissions, load_spec, write_feedback, write_grades
     from ._grade import add_same_as
-    from ._report import (check_output_paths, collect_submissions, merge_manual_scores,
-                          refused_submission)
+    from ._report import check_output_paths, merge_manual_scores, refused_submission
     from ._sandbox import describe_isolation, isolation_for
     spec = load_spec(args.autograder)
     if args.extra_tests:
@@ -85,20 +83,23 @@ def cmd_grade(args) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)     # the journal is written from the start
     from ._update import (backup, check_overwrite, digest, grading_key, hashes_path, read_rows,
                           rows_path, select_changed, write_rows, write_updated)
-    if args.gradebook and not (args.roster and args.gradebook_column):
-        raise ValueError("--gradebook needs --roster (to know each file's student) and "
-                         "--gradebook-column (the assignment's column).")
     if args.only and not args.update:
         raise ValueError("--only names the files that --update regrades; add --update.")
     check_overwrite(out, spec, update=args.update, force=args.force)
     # Read every file before running any: a submission cannot remove or change the others.
-    files, refused, skipped = collect_submissions(folder)
+    from ._download import read_download
+    download = read_download(folder)    # a folder, Moodle's student folders, or a zip
+    files, refused, skipped = download.files, download.refused, download.skipped
+    if args.gradebook and not ((args.roster or download.moodle) and args.gradebook_column):
+        raise ValueError("--gradebook needs --roster (to know each file's student; "
+                         "Moodle's student folders give it) and --gradebook-column (the "
+                         "assignment's column).")
     for name, reason in skipped:
         print(f"skipped {name!r}: {reason}", file=sys.stderr)
     if not files and not refused:
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
     from ._class import ClassOptions, executed_keeper
-    klass = ClassOptions(args, folder, out)    # roster, deadline, late policy: read now
+    klass = ClassOptions(args, folder, out, download)  # roster, deadline, late policy
     files = klass.select(files)
     if args.update:
         files = select_changed(files, out, args.only)
@@ -193,8 +194,6 @@ def _reference(args, spec, hide):
     and the folder is removed before any submission runs, so no run can reach
     them, whatever the sandbox.
     """
-    import tempfile
-
     from ._grade import make_reference
     from ._reference import Reference
     from ._spec import chapter_cell_sources
@@ -208,14 +207,15 @@ def _reference(args, spec, hide):
     if not spec.get("cell_sources"):    # an autograder.json written before they were recorded
         import nbformat
         spec["cell_sources"] = chapter_cell_sources(nbformat.read(notebook, as_version=4))
-    reference = Path(tempfile.mkdtemp(prefix="mlcore-reference-"))
+    from ._tempdirs import make_dir, remove_dir
+    reference = make_dir("mlcore-reference-")
     print(f"Running the reference solution {notebook} ...", flush=True)
     try:
         graded = make_reference(spec, notebook.read_bytes(), _limits(args), reference,
                                 hide=hide)
         snapshots = Reference.read(reference)
     finally:
-        shutil.rmtree(reference, ignore_errors=True)
+        remove_dir(reference)
     coded = sum(q["points"] for q in spec["questions"] if not q["manual"])
     if graded.status != "ok" or abs(graded.total - coded) > 1e-9:
         raise RuntimeError(f"the reference solution {notebook} does not get full marks "
@@ -347,7 +347,8 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("grade", help="grade every .ipynb of a folder")
     p.add_argument("autograder", help="DIR/autograder/NN_name, written by assign")
-    p.add_argument("submissions", help="folder of submitted .ipynb files")
+    p.add_argument("submissions", help="folder of submitted .ipynb files, Moodle's "
+                                       "download (its student folders) or a .zip of either")
     p.add_argument("--out", required=True, help="the CSV to write, e.g. grades.csv")
     p.add_argument("--feedback", help="folder of per-student feedback (default: next to --out, "
                                       "named <out>_feedback)")
@@ -420,6 +421,8 @@ def main(argv=None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     finally:
+        from ._tempdirs import remove_all
+        remove_all()        # the folders of a command stopped by an error or Ctrl-C
         remove_matplotlib_cache()
 
 

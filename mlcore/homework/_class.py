@@ -13,8 +13,6 @@ optional ``<question>_comment`` into the student's feedback file.
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
 from pathlib import Path
 
@@ -44,21 +42,26 @@ def _read(path: Path):
 
 
 def _write(path: Path, header, rows) -> None:
-    from ._report import _write_nofollow
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=header, extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(rows)
-    _write_nofollow(Path(path), buffer.getvalue())
+    # _read removed the quotes against formulas; csv_text puts them back
+    from ._report import _write_nofollow, csv_text
+    _write_nofollow(Path(path), csv_text(header, rows))
 
 
 class ClassOptions:
     """``grade``'s class options, all read and checked before any notebook runs."""
 
-    def __init__(self, args, folder, out):
+    def __init__(self, args, folder, out, download=None):
         get = lambda name: getattr(args, name, None)      # noqa: E731
         self.folder, self.out = Path(folder), Path(out)
-        self.pattern = check_roster(args.roster) if get("roster") else None
+        # the files' times as the download gave them (a zip's, a Moodle folder's)
+        self.mtimes = download.mtimes if download is not None else {}
+        roster = get("roster")
+        if not roster and download is not None and download.moodle:
+            from ._download import MOODLE_ROSTER
+            roster = MOODLE_ROSTER
+            print("Moodle's download: each file's student is its folder's participant "
+                  f"number (--roster {MOODLE_ROSTER!r})", flush=True)
+        self.pattern = check_roster(roster) if roster else None
         self.deadline = check_deadline(args.deadline) if get("deadline") else None
         needs = [f"--{n.replace('_', '-')}" for n in ("late_policy", "extensions",
                                                        "submission_times") if get(n)]
@@ -93,8 +96,8 @@ class ClassOptions:
         """Each student's latest file (with ``--roster``); warnings on stderr."""
         if self.pattern is None:
             return files
-        files, self.owners, superseded, notes = latest_per_student(self.folder, files,
-                                                                   self.pattern)
+        files, self.owners, superseded, notes = latest_per_student(
+            self.folder, files, self.pattern, self.mtimes)
         for name, reason in superseded:
             print(f"skipped {name!r}: {reason}", file=sys.stderr)
         for note in notes:
@@ -117,7 +120,8 @@ class ClassOptions:
         if student in self.times:
             when, basis = self.times[student], "the LMS's time"
         else:
-            when = datetime.fromtimestamp(_mtime(self.folder, name)).astimezone()
+            when = datetime.fromtimestamp(self.mtimes.get(name) or
+                                          _mtime(self.folder, name)).astimezone()
             basis = "modification time"
         due = self.extensions.get(student, self.deadline)
         marker = None
@@ -152,8 +156,9 @@ class ClassOptions:
         """With ``--keep-executed``: a private, hidden folder for the runs' output."""
         if not self.executed:
             return None
-        import tempfile
-        folder = Path(tempfile.mkdtemp(prefix="mlcore-executed-"))
+        from ._tempdirs import make_dir
+        # the class's notebooks: removed by main's remove_all if the run stops
+        folder = make_dir("mlcore-executed-")
         hide += [folder, Path(self.executed)]    # no run sees another's notebook
         return folder
 
@@ -416,14 +421,13 @@ def executed_keeper(folder):
 
 def publish_executed(private, target) -> int:
     """Move the kept notebooks into ``--keep-executed DIR`` once every run has ended."""
-    import shutil
-
     from ._report import _write_nofollow, check_output_paths
+    from ._tempdirs import remove_dir
     target = Path(target)
     check_output_paths(target)
     count = 0
     for path in sorted(Path(private).iterdir()):
         _write_nofollow(target / path.name, path.read_text(encoding="utf-8"))
         count += 1
-    shutil.rmtree(private, ignore_errors=True)
+    remove_dir(private)
     return count

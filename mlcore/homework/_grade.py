@@ -22,7 +22,6 @@ import os
 import secrets
 import shutil
 import stat
-import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from ._rules import question_uses
 from ._text import ERROR_NAMES, md_text, safe_failure  # noqa: F401 -- re-exported
 from ._reference import Reference, ReferenceTampered
 from ._sandbox import Limits, isolation_for, run_script
+from ._tempdirs import make_dir, remove_dir
 from ._spec import (SPEC_NAME, _source, add_extra_tests, build_spec,  # noqa: F401 -- re-exported
                     check_spec, load_spec, test_weights)
 
@@ -112,13 +112,12 @@ def _run_checks(coded, ready, limits, hide, state, reference, answers):
                   "nonces": [nonces[q, n] for n in range(len(coded[q]["tests"]))]}
                  for q in ready]
     job = {"questions": questions, "limits": _limits_job(limits)}
-    home = Path(tempfile.mkdtemp(prefix="mlcore-checks-"))
+    home = make_dir("mlcore-checks-")
     try:
         result = run_script("_checker.py", job, limits, home, hide=hide, writable=False,
                             state=state)
     finally:
-        os.chmod(home, 0o700)          # run_script made it read-only
-        shutil.rmtree(home, ignore_errors=True)
+        remove_dir(home)               # run_script made it read-only: remove_dir undoes it
     if any(e.get("event") == "reference" and e.get("ok") is False for e in result.events):
         raise ReferenceTampered("the teacher's reference snapshot that the checks' process "
                                 "read does not have the SHA-256 recorded when it was made: "
@@ -234,12 +233,12 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
         bound += [a for a in q.get("answers") or [] if a not in bound]
         answers.append(list(bound))
     failures, student_errors = {q["name"]: [] for q in questions}, []
-    workdir = Path(tempfile.mkdtemp(prefix="mlcore-grade-"))
-    state = Path(tempfile.mkdtemp(prefix="mlcore-state-"))
     own = reference is None
     if not own and not isinstance(reference, Reference):
-        reference = Reference.read(reference)
+        reference = Reference.read(reference)     # before any folder that it could leave
     statuses, cost, peak = set(), 0.0, 0.0
+    workdir = make_dir("mlcore-grade-")
+    state = make_dir("mlcore-state-")        # main's remove_all, if stopped just here
     try:
         snapshots = [[at, n, str(state / f"{n}.pkl"), answers[n]] for n, at in enumerate(points)]
         if own:
@@ -315,8 +314,8 @@ def grade_one(name: str, data: bytes, spec: dict, limits: Limits, hide=(), *,
                 kind = "hidden check" if test["hidden"] else "public check"
                 failures[q["name"]].append(f"{kind} {k + 1} of {len(tests)}: {why}")
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-        shutil.rmtree(state, ignore_errors=True)
+        remove_dir(workdir)
+        remove_dir(state)
     if tampered:
         for q in coded:
             scores[q["name"]] = 0.0

@@ -15,6 +15,9 @@ Moodle's submission file names). Canvas's ``Points Possible`` row is kept
 as it is. Each student gets the ``final`` column of grades.csv when it has
 one (after a late penalty), else ``total``; an enrolled student with no
 submission (a ``missing`` row, from ``--roster-file``) gets 0.
+Every other cell is copied as it was, except that a cell a spreadsheet would
+take for a formula (a student's name ``=HYPERLINK(...)`` in the LMS) is
+quoted with ``'`` as in grades.csv (``_report.csv_lines``).
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
 
     Returns ``(filled, unmatched_ids, ungraded_rows)``.
     """
-    from ._report import _number, _write_nofollow
+    from ._report import _number, _write_nofollow, csv_lines
     text = Path(gradebook).read_bytes().decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text, newline="")))
     if not rows:
@@ -80,10 +83,8 @@ def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
         row[target] = _number(wanted[found])
         seen.add(found)
         filled += 1
-    buffer = io.StringIO()
-    ending = "\r\n" if "\r\n" in text else "\n"
-    csv.writer(buffer, lineterminator=ending).writerows(rows)
-    _write_nofollow(Path(out), buffer.getvalue())
+    # the LMS's names are the students' own text: quoted like grades.csv's cells
+    _write_nofollow(Path(out), csv_lines(rows, "\r\n" if "\r\n" in text else "\n"))
     return filled, sorted(set(wanted) - seen), ungraded
 
 

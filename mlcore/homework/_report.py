@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ._grade import MAX_FILE_BYTES, STATUSES, Submission, check_spec, md_text
 
-__all__ = ["collect_submissions", "check_output_paths", "write_grades", "write_feedback",
+__all__ = ["check_output_paths", "write_grades", "write_feedback",
            "merge_manual_scores"]
 
 SYMLINK = "unreadable: symlink"
@@ -52,7 +52,9 @@ def csv_cell(value) -> str:
     ["'=HYPERLINK(1)", '-1.5', "'@x", "''q", 'alice.ipynb', '2']
     """
     text = "" if value is None else str(value)
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r", "'") and not _NUMBER.fullmatch(text):
+    # a lone "-" is no formula but the LMS's empty grade, which an import must read
+    if (text[:1] in ("=", "+", "-", "@", "\t", "\r", "'") and text != "-"
+            and not _NUMBER.fullmatch(text)):
         return "'" + text
     return text
 
@@ -105,50 +107,6 @@ def _read_nofollow(path: Path):
         return b"".join(chunks), None
     finally:
         os.close(fd)
-
-
-def collect_submissions(folder):
-    """Read every ``*.ipynb`` of a folder; account for every other entry.
-
-    Returns
-    -------
-    files : list of (str, bytes)
-        The notebooks to grade, read before any run starts.
-    refused : list of Submission-ready (str, str)
-        ``(name, reason)`` of ``.ipynb`` entries given a row with status
-        ``unreadable: symlink`` or ``unreadable``.
-    skipped : list of (str, str)
-        ``(name, reason)`` of entries that get no row.
-    """
-    folder = _path(folder, "folder")
-    if folder.is_symlink() or not folder.is_dir():
-        raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} is not a folder (a symlink to "
-                                "one is refused).")
-    files, refused, skipped = [], [], []
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        name = entry.name
-        if name.endswith(".ipynb"):
-            problem = name_problem(name)
-            if problem is not None:
-                refused.append((shown_name(name), f"unreadable: file name: {problem}"))
-            elif entry.is_symlink():
-                refused.append((name, SYMLINK))
-            elif entry.is_dir(follow_symlinks=False):
-                skipped.append((name, "a folder, not a notebook file"))
-            else:
-                data, why = _read_nofollow(Path(entry.path))
-                if data is None:
-                    refused.append((name, f"unreadable: {why}"))
-                else:
-                    files.append((name, data))
-        elif name.lower().endswith(".ipynb"):
-            skipped.append((shown_name(name), "the extension is not lower-case .ipynb; "
-                                              "rename it to grade it"))
-        elif entry.is_dir(follow_symlinks=False):
-            skipped.append((shown_name(name), "a folder"))
-        else:
-            skipped.append((shown_name(name), "not a .ipynb file"))
-    return files, refused, skipped
 
 
 def refused_submission(name: str, reason: str, spec: dict) -> Submission:
@@ -417,11 +375,25 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
     return rows
 
 
+def csv_lines(rows, ending: str = "\r\n") -> str:
+    r"""CSV text of list rows, every cell through :func:`csv_cell`.
+
+    Every CSV the grader writes (grades.csv, the LMS export it fills) goes
+    through here, so that no cell a student chose (a file name, a name in
+    the LMS) reaches a spreadsheet as a formula.
+
+    Examples
+    --------
+    >>> csv_lines([["Student", "Grade"], ["=HYPERLINK(1)", "-2"]], "\n")
+    "Student,Grade\n'=HYPERLINK(1),-2\n"
+    """
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator=ending).writerows(
+        [csv_cell(cell) for cell in row] for row in rows)
+    return buffer.getvalue()
+
+
 def csv_text(columns, rows) -> str:
     """CSV text of dict rows, every cell through :func:`csv_cell`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow([csv_cell(c) for c in columns])
-    for row in rows:
-        writer.writerow([csv_cell(row.get(c, "")) for c in columns])
-    return buffer.getvalue()
+    return csv_lines([list(columns)] + [[row.get(c, "") for c in columns]
+                                        for row in rows])

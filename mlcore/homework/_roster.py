@@ -16,8 +16,10 @@ For Canvas's "Download submissions" (``studentname_LATE_userid_id_file``)::
 
     (?P<student>[^_]+)_(?P<late>LATE_)?(?P<id>\\d+)_(?P<order>\\d+)_.*
 
-For Moodle's "Download all submissions" without folders
-(``Full Name_12345_assignsubmission_file_file``)::
+For Moodle's "Download all submissions", with or without its folders
+(``Full Name_12345_assignsubmission_file_file``; ``_download.py`` names a
+file in a student folder so), the default when the download has Moodle's
+folders::
 
     (?P<student>[^_]+)_(?P<id>\\d+)_assignsubmission_file_.*
 
@@ -87,15 +89,18 @@ def _mtime(folder, name: str) -> float:
         return 0.0
 
 
-def latest_per_student(folder, files, pattern):
+def latest_per_student(folder, files, pattern, mtimes=None):
     """Keep each student's latest file.
 
     Returns ``(files, {file: student}, skipped, notes)``.
 
     The latest is the one with the largest ``order`` group when the pattern
     has one (a file where it did not match counts as the oldest), otherwise
-    the one modified last on this disk; ties go to the name.
+    the one modified last: its time in ``mtimes`` (``{file: POSIX time}``,
+    the download's own: a zip entry's) or else on this disk; ties go to the
+    name.
     """
+    mtimes = mtimes or {}
     ordered = "order" in pattern.groupindex
     owners, by_student, skipped, notes = {}, {}, [], []
     for name, data in files:
@@ -108,9 +113,10 @@ def latest_per_student(folder, files, pattern):
             continue
         if ordered:
             order = match.group("order")
-            key = (int(order) if order else -1, _mtime(folder, name))
+            key = (int(order) if order else -1,
+                   mtimes.get(name) or _mtime(folder, name))
         else:
-            key = (_mtime(folder, name),)
+            key = (mtimes.get(name) or _mtime(folder, name),)
         by_student.setdefault(student, []).append((key, name, data))
     why = "larger submission number" if ordered else "later"
     kept = []
