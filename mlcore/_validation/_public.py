@@ -20,7 +20,8 @@ import sys
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _MARK = "_mlcore_public"
-_WRAPPERS: dict = {}        # original -> wrapper: a name two modules export stays one object
+# original -> wrapper: a name two modules export stays one object
+_WRAPPERS: dict = {}
 
 
 def _inside_mlcore(tb) -> bool:
@@ -33,7 +34,7 @@ def _inside_mlcore(tb) -> bool:
 
 
 def _trim(error: BaseException, code) -> None:
-    """Cut ``error``'s traceback after the frame running ``code`` when the rest is mlcore's."""
+    """Cut ``error``'s traceback after ``code``'s frame when the rest is mlcore's."""
     tb = error.__traceback__
     while tb is not None and tb.tb_frame.f_code is not code:
         tb = tb.tb_next
@@ -50,7 +51,8 @@ def _wrap(function):
 
     @functools.wraps(function)
     def public(*args, **kwargs):
-        __tracebackhide__ = True          # noqa: F841 -- IPython and pytest hide this frame
+        # IPython and pytest hide this frame
+        __tracebackhide__ = True  # noqa: F841
         try:
             return function(*args, **kwargs)
         except (ValueError, TypeError) as error:
@@ -63,7 +65,7 @@ def _wrap(function):
 
 
 def _wrap_class(cls) -> None:
-    """Wrap the public methods mlcore defines on ``cls`` and its mlcore bases, in place."""
+    """Wrap the public methods mlcore defines on ``cls`` and its bases, in place."""
     for klass in cls.__mro__:
         if not klass.__module__.startswith("mlcore"):
             continue
@@ -74,7 +76,7 @@ def _wrap_class(cls) -> None:
 
 
 def raise_from_public(module) -> None:
-    """Make every public callable of ``module`` (its ``__all__``) raise from its own frame.
+    """Make each public callable of ``module`` (``__all__``) raise from its own frame.
 
     Functions are replaced by a wrapper in ``module`` and in the module that
     defines them (so ``pickle`` finds the same object); classes keep their
