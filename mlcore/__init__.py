@@ -32,6 +32,15 @@ here, so ``from mlcore import LogisticRegressionGD`` works as well as
 from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation,
                feature_selection, imbalance, lda, linear, model_selection, multiclass, tree, vc,
                widgets)
+from ._validation import raise_from_public as _raise_from_public
+
+# A refused argument raises from the public function or method the user called,
+# not from inside the shared checks (mlcore/_validation/_public.py).
+for _module in (bayes, bootstrap, bounds, compare, datasets, divergence, evaluation,
+                feature_selection, imbalance, lda, linear, model_selection, multiclass, tree,
+                vc, widgets):
+    _raise_from_public(_module)
+del _module
 from .bayes import *  # noqa: F403
 from .bootstrap import *  # noqa: F403
 from .bounds import *  # noqa: F403

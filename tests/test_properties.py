@@ -19,6 +19,9 @@ from sklearn.metrics import log_loss
 from sklearn.model_selection import KFold, LeaveOneOut
 
 from mlcore import _validation as v
+from mlcore.divergence import gaussian_mmd2, uninverted_mean_term_curve
+from mlcore.vc import min_halfplane_errors
+from property_registry import covers
 from mlcore.bootstrap import (bootstrap_distribution, bootstrap_indices, bootstrap_interval,
                               bootstrap_se, draw_counts, never_drawn_probability, oob_gap_study)
 from mlcore.bounds import (binomial_deviation_tail, finite_class_sample_size, hoeffding_tail,
@@ -47,6 +50,7 @@ def _names(error, name):
 
 # -- linear ------------------------------------------------------------------
 @given(arrays(float, st.integers(0, 20), elements=st.floats(-700, 700)))
+@covers(sigmoid, logit)
 def test_sigmoid_and_logit_match_scipy(z):
     p = sigmoid(z)
     assert np.allclose(p, expit(z), rtol=1e-12, atol=1e-300)
@@ -55,6 +59,7 @@ def test_sigmoid_and_logit_match_scipy(z):
 
 
 @given(st.lists(st.tuples(st.integers(0, 1), st.floats(0.01, 0.99)), min_size=2, max_size=30))
+@covers(cross_entropy)
 def test_cross_entropy_matches_sklearn(pairs):
     y, p = map(np.array, zip(*pairs))
     assume(len(set(y.tolist())) == 2)
@@ -63,6 +68,7 @@ def test_cross_entropy_matches_sklearn(pairs):
 
 @given(arrays(float, (12, 2), elements=st.floats(-3, 3)), st.integers(0, 2**12 - 1),
        arrays(float, 3, elements=st.floats(-2, 2)))
+@covers(logistic_gradient, logistic_loss)
 def test_logistic_gradient_matches_finite_differences(X, bits, theta):
     y = np.array([(bits >> i) & 1 for i in range(12)])
     g = logistic_gradient(theta, X, y)
@@ -73,6 +79,7 @@ def test_logistic_gradient_matches_finite_differences(X, bits, theta):
 
 
 @given(st.integers(0, 1000))
+@covers(LogisticRegressionGD)
 def test_logistic_regression_gd_matches_sklearn(seed):
     from sklearn.linear_model import LogisticRegression
     rng = np.random.default_rng(seed)
@@ -88,6 +95,7 @@ def test_logistic_regression_gd_matches_sklearn(seed):
 @given(arrays(float, (10, 2), elements=st.floats(-3, 3)),
        st.lists(st.integers(0, 2), min_size=10, max_size=10),
        arrays(float, (3, 3), elements=st.floats(-2, 2)))
+@covers(softmax, softmax_loss, softmax_gradient)
 def test_softmax_loss_and_gradient_match_scipy_and_finite_differences(X, labels, Theta):
     from scipy.special import log_softmax
     y = np.array(labels)
@@ -121,6 +129,7 @@ def test_linear_refuses_junk(call, name, bad):
 
 # -- bounds --------------------------------------------------------------------
 @given(st.integers(1, 10**30), st.floats(1e-8, 10.0), probabilities)
+@covers(finite_class_sample_size)
 def test_finite_class_sample_size_is_the_smallest(k, gamma, delta):
     m = finite_class_sample_size(k, gamma=gamma, delta=delta)
     exact = (math.log(2) + math.log(k) - math.log(delta)) / (2 * gamma**2)
@@ -129,12 +138,14 @@ def test_finite_class_sample_size_is_the_smallest(k, gamma, delta):
 
 
 @given(small_int, st.floats(1e-4, 10.0))
+@covers(hoeffding_tail)
 def test_hoeffding_tail_closed_form(m, gamma):
     assert hoeffding_tail(m, gamma=gamma) == pytest.approx(2 * math.exp(-2 * gamma**2 * m),
                                                            rel=1e-12, abs=1e-300)
 
 
 @given(st.integers(1, 3000), st.floats(0.0, 1.0), st.floats(1e-4, 1.5))
+@covers(binomial_deviation_tail)
 def test_binomial_deviation_tail_against_scipy(m, p, gamma):
     binom = stats.binom(m, p)
     exact = binom.sf(np.floor(m * (p + gamma) + 1e-9)) + binom.cdf(np.ceil(m * (p - gamma) - 1e-9) - 1)
@@ -152,6 +163,7 @@ def test_binomial_deviation_tail_refuses_invalid(name, bad):
 
 
 @given(st.integers(1, 50), st.integers(0, 1000))
+@covers(threshold_grid, threshold_training_errors, threshold_true_errors)
 def test_threshold_training_errors_brute_force(k, seed):
     rng = np.random.default_rng(seed)
     X = rng.random(15)
@@ -173,11 +185,13 @@ def test_bounds_refuse_invalid(name, bad):
 
 # -- vc ----------------------------------------------------------------------------
 @given(st.integers(0, 40), st.integers(0, 8))
+@covers(sauer_bound)
 def test_sauer_bound_is_the_binomial_sum(m, d):
     assert sauer_bound(m, d) == sum(math.comb(m, i) for i in range(min(m, d) + 1))
 
 
 @given(st.integers(0, 6), st.integers(1, 10**25), probabilities)
+@covers(vc_bound_gap)
 def test_vc_bound_gap_finite_and_log_space(d, m, delta):
     gap = vc_bound_gap(d, m, delta)
     log_s = math.log(sum(math.comb(m, i) for i in range(min(m, d) + 1)))
@@ -186,6 +200,7 @@ def test_vc_bound_gap_finite_and_log_space(d, m, delta):
 
 
 @given(st.floats(1e-3, 1e3), st.floats(1e-3, 1e3))
+@covers(margin_vc_bound)
 def test_margin_bound_closed_form(radius, margin):
     assume(abs(radius**2 / margin**2 - round(radius**2 / margin**2)) > 1e-6)
     assert margin_vc_bound(radius, margin) == math.ceil(radius**2 / margin**2) + 1
@@ -193,6 +208,7 @@ def test_margin_bound_closed_form(radius, margin):
 
 @given(st.sampled_from(["threshold", "interval", "rectangle", "disc", "halfspace"]),
        st.integers(1, 5), st.integers(0, 10**6), st.sampled_from([1e-50, 1.0, 1e50]))
+@covers(witness_hypotheses, realizable_labelings)
 def test_witnesses_realize_their_labelings_at_any_scale(cls, n, seed, scale):
     d = 1 if cls in ("threshold", "interval") else 2
     points = np.random.default_rng(seed).normal(size=(n, d)) * scale
@@ -216,6 +232,7 @@ def test_vc_refuses_invalid(bad):
 
 # -- model_selection -------------------------------------------------------------------
 @given(st.integers(6, 25), st.integers(0, 3), st.integers(0, 10**6))
+@covers(loo_residuals_linear, loo_mse_linear, legendre_design)
 def test_loo_matches_brute_force(n, degree, seed):
     rng = np.random.default_rng(seed)
     x = rng.uniform(-1, 1, n)
@@ -234,6 +251,7 @@ def test_loo_matches_brute_force(n, degree, seed):
 
 
 @given(st.integers(8, 30), st.integers(2, 4), st.integers(0, 10**6))
+@covers(cv_split_errors)
 def test_cv_split_errors_match_per_split_least_squares(n, k, seed):
     rng = np.random.default_rng(seed)
     x = rng.uniform(-1, 1, n)
@@ -247,6 +265,7 @@ def test_cv_split_errors_match_per_split_least_squares(n, k, seed):
 
 
 @given(st.integers(1, 300))
+@covers(two_level_design)
 def test_two_level_design_is_orthogonal(r):
     design = two_level_design(r)
     assert set(np.unique(design)) <= {0, 1}
@@ -256,6 +275,7 @@ def test_two_level_design_is_orthogonal(r):
 
 
 @given(st.sampled_from(sorted(SCHEMES)), seeds, st.integers(12, 30))
+@covers(make_splitter, fold_assignment)
 def test_every_scheme_splits_every_sample(scheme, seed, n):
     assume("stratified" not in scheme)          # those need labels
     grid = fold_assignment(make_splitter(scheme, n_splits=3, n_repeats=2, random_state=seed), n)
@@ -278,6 +298,7 @@ def test_model_selection_refuses_junk(bad):
 # -- divergence --------------------------------------------------------------------------
 @given(arrays(float, 2, elements=st.floats(-5, 5)), arrays(float, 2, elements=st.floats(-5, 5)),
        st.floats(0.1, 5), st.floats(0.1, 5))
+@covers(gaussian_kl)
 def test_gaussian_kl_closed_form(mean_p, mean_q, sp, sq):
     kl = gaussian_kl(mean_p, sp * np.eye(2), mean_q, sq * np.eye(2))
     closed = 0.5 * (2 * sp / sq + np.sum((mean_q - mean_p) ** 2) / sq - 2 + 2 * math.log(sq / sp))
@@ -285,6 +306,7 @@ def test_gaussian_kl_closed_form(mean_p, mean_q, sp, sq):
 
 
 @given(st.lists(st.floats(0, 10), min_size=2, max_size=10), st.floats(0, 1e3))
+@covers(select_n_folds, regularized_kl_criterion)
 def test_select_n_folds_is_the_argmin(curve, lam):
     Ks = np.arange(2, 2 + len(curve))
     criterion = regularized_kl_criterion(curve, Ks, lam)
@@ -293,6 +315,7 @@ def test_select_n_folds_is_the_argmin(curve, lam):
 
 
 @given(st.integers(2, 10**6), st.integers(1, 100))
+@covers(max_n_folds)
 def test_max_n_folds_leaves_invertible_folds(m, d):
     try:
         K = max_n_folds(m, d)
@@ -311,12 +334,14 @@ def test_divergence_refuses_invalid(bad):
 
 # -- bootstrap ------------------------------------------------------------------------------
 @given(st.integers(1, 10**18))
+@covers(never_drawn_probability)
 def test_never_drawn_probability_log_space(m):
     exact = 0.0 if m == 1 else math.exp(m * math.log1p(-1 / m))
     assert float(never_drawn_probability(m)) == pytest.approx(exact, rel=1e-12, abs=1e-300)
 
 
 @given(st.integers(2, 40), st.integers(2, 50), st.integers(0, 2**32 - 1))
+@covers(bootstrap_indices, draw_counts, bootstrap_interval, bootstrap_se, bootstrap_distribution)
 def test_resampling_matches_scipy_and_counts(m, b, seed):
     idx = bootstrap_indices(m, b, seed)
     assert idx.shape == (b, m) and idx.min() >= 0 and idx.max() < m
@@ -359,6 +384,7 @@ def test_studentized_interval_matches_its_loop(m, seed):
 
 
 @given(st.integers(2, 12), st.integers(1, 4), st.integers(0, 2**32 - 1))
+@covers(oob_gap_study)
 def test_oob_gap_study_returns_error_rates(m, b, seed):
     out = oob_gap_study(m, n_datasets=2, n_resamples=b, n_test=20, random_state=seed)
     assert all(v.shape == (2,) and np.all((0 <= v) & (v <= 1)) for v in out.values())
@@ -413,6 +439,7 @@ from mlcore.feature_selection import MIFilter, mi_scores, mutual_information  # 
 
 
 @given(st.integers(2, 60), st.integers(1, 5), st.integers(1, 4), st.integers(0, 10**6))
+@covers(mutual_information)
 def test_mutual_information_matches_sklearn(m, kx, ky, seed):
     rng = np.random.default_rng(seed)
     x, y = rng.integers(0, kx, m), rng.integers(0, ky, m)
@@ -420,6 +447,7 @@ def test_mutual_information_matches_sklearn(m, kx, ky, seed):
 
 
 @given(st.integers(2, 60), st.integers(1, 8), st.integers(0, 10**6))
+@covers(mi_scores)
 def test_mi_scores_match_mutual_info_classif(m, n, seed):
     rng = np.random.default_rng(seed)
     X, y = rng.integers(0, 2, (m, n)), rng.integers(0, 3, m)
@@ -428,6 +456,7 @@ def test_mi_scores_match_mutual_info_classif(m, n, seed):
 
 
 @given(st.integers(2, 80), st.integers(1, 6), st.integers(0, 10**6), st.floats(0.1, 5.0))
+@covers(auc_rank, average_precision, fbeta)
 def test_ranking_measures_match_sklearn_with_ties(m, levels, seed, beta):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, m)
@@ -440,6 +469,7 @@ def test_ranking_measures_match_sklearn_with_ties(m, levels, seed, beta):
 
 
 @given(st.floats(0.05, 5.0), st.integers(0, 10**6))
+@covers(MAPLogisticRegression)
 def test_map_logistic_regression_is_sklearn_with_c_tau_squared(tau, seed):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(40, 3))
@@ -462,11 +492,11 @@ def test_chapters_7_to_9_refuse_invalid(bad):
 
 
 # -- vc: 0-1 ERM over half-planes on degenerate points (FUZZ-2 A3) -------------
+@covers(min_halfplane_errors)
 @given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.integers(0, 1)),
                 min_size=1, max_size=8))
 def test_min_halfplane_errors_equals_brute_force_on_integer_grids(rows):
     """Collinear and repeated points included: the count is the exact optimum."""
-    from mlcore.vc import min_halfplane_errors
     X = np.array([r[:2] for r in rows])
     y = np.array([r[2] for r in rows])
     # every critical direction and a direction (a Farey mediant) inside every cell
@@ -480,9 +510,9 @@ def test_min_halfplane_errors_equals_brute_force_on_integer_grids(rows):
 
 
 # -- divergence: invariances of the paper's quantities (FUZZ-2 B2, B5, C2) -----
+@covers(gaussian_mmd2)
 @given(st.integers(-900, 900), st.floats(0.05, 20))
 def test_gaussian_mmd2_invariant_under_joint_scaling(exponent, bandwidth):
-    from mlcore.divergence import gaussian_mmd2
     rng = np.random.default_rng(0)
     A, B = rng.normal(size=(8, 2)), rng.normal(size=(6, 2)) + 0.5
     s = 2.0 ** exponent                      # exact, from subnormal-adjacent to near-overflow
@@ -491,9 +521,9 @@ def test_gaussian_mmd2_invariant_under_joint_scaling(exponent, bandwidth):
     assert value == pytest.approx(gaussian_mmd2(A, B, bandwidth), rel=1e-9, abs=1e-15)
 
 
+@covers(uninverted_mean_term_curve)
 @given(st.integers(-60, 60))
 def test_uninverted_mean_term_curve_is_homogeneous_of_degree_four(exponent):
-    from mlcore.divergence import uninverted_mean_term_curve
     X = np.random.default_rng(1).normal(size=(16, 3))
     s = 2.0 ** exponent
     assert np.allclose(uninverted_mean_term_curve(X * s, [2, 4]) / s ** 4,

@@ -233,7 +233,16 @@ class ShrinkageLDA(ClassifierMixin, BaseEstimator):
             raise ValueError("every class needs at least two samples to estimate its covariance, "
                              f"got counts {counts.tolist()}.")
         self.priors_ = counts / len(y)
-        self.means_ = np.array([X[index == k].mean(axis=0) for k in range(self.classes_.size)])
+        # Fit in units where the largest |x| is about 1: dividing by a power of two is
+        # exact, and the covariance's squares no longer underflow for data in units
+        # of 1e-170 and below (which changed predictions, FUZZ-3 R11 at a new magnitude).
+        top = np.abs(X).max(initial=0.0)
+        if 0 < top < 2.0**-1000:
+            raise ValueError(f"X must have its largest |x| above 1e-301, got {top:g}: values "
+                             "this small are subnormal and have lost their digits; rescale X.")
+        unit = 2.0 ** np.floor(np.log2(top)) if top > 0 else 1.0
+        X = X / unit
+        means = np.array([X[index == k].mean(axis=0) for k in range(self.classes_.size)])
         covariance, shrinkages = np.zeros((X.shape[1], X.shape[1])), []
         for k in range(self.classes_.size):
             part = X[index == k]
@@ -249,10 +258,12 @@ class ShrinkageLDA(ClassifierMixin, BaseEstimator):
                 shrunk = (1 - alpha) * S + alpha * np.trace(S) / len(S) * np.eye(len(S))
             covariance += self.priors_[k] * shrunk
             shrinkages.append(alpha)
-        self.covariance_, self.shrinkage_ = covariance, np.array(shrinkages)
-        coef = _solve_in_standard_units(covariance, self.means_, exact=bool(np.all(self.shrinkage_ > 0)))
-        intercept = -0.5 * np.sum(self.means_ * coef, axis=1) + np.log(self.priors_)
-        self.coef_, self.intercept_ = _collapse_two_classes(coef, intercept)
+        self.shrinkage_ = np.array(shrinkages)
+        coef = _solve_in_standard_units(covariance, means, exact=bool(np.all(self.shrinkage_ > 0)))
+        intercept = -0.5 * np.sum(means * coef, axis=1) + np.log(self.priors_)
+        # back to X's units: the scores x @ coef + intercept are the same
+        self.means_, self.covariance_ = means * unit, covariance * unit**2
+        self.coef_, self.intercept_ = _collapse_two_classes(coef / unit, intercept)
         return self
 
     def decision_function(self, X):
