@@ -24,8 +24,9 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["plain_markdown", "read_bibliography", "SelfCheck", "SelfCheckOption",
-           "parse_self_check", "self_checks"]
+__all__ = ["plain_markdown", "read_bibliography", "proof_numbers", "TEXT", "LANGUAGES",
+           "check_language", "SelfCheck", "SelfCheckOption", "parse_self_check",
+           "self_checks"]
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>.*?)\s*$")
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):\s*(?P<value>.*?)\s*$")
@@ -42,6 +43,78 @@ _KINDS = {"prf:theorem": "Theorem", "prf:lemma": "Lemma", "prf:corollary": "Coro
           "prf:example": "Example", "prf:remark": "Remark", "prf:algorithm": "Algorithm",
           "prf:conjecture": "Conjecture", "prf:axiom": "Axiom", "prf:observation": "Observation",
           "prf:property": "Property", "prf:criterion": "Criterion", "prf:assumption": "Assumption"}
+
+# Every word this module (and the homework tool's student edition) writes into a
+# notebook, per language: a Chinese notebook must not mix the tool's English into
+# the catalog's Chinese. The zh_CN words are the Chinese site's own: sphinx-proof's
+# 定理/引理/..., sphinx-exercise's 练习/解答, _ext/selfcheck.py's 正确。/不对。, and
+# locales/TRANSLATING.md's 自我检验 for "Check yourself".
+TEXT = {
+    "en": {
+        "kinds": _KINDS,
+        "check": "**Check yourself.** {question}", "answer": "Answer",
+        "key": "**{key}.**", "correct": "Correct.", "wrong": "Not quite.",
+        "heading": "{kind} ({title}).", "heading_untitled": "{kind}.",
+        "proof": "Proof.",
+        "exercise": "Exercise{label}: {title}", "exercise_untitled": "Exercise{label}.",
+        "stop": ".",
+        "solution": "Solution", "solution_to": "Solution to `{label}`",
+        "solution_start": "**Solution to `{label}`** (the cells below, to the end of "
+                          "the solution).",
+        "solution_end": "*End of the solution.*", "more": "More",
+        "your_answer": "**Your answer to {name}** (or hand it in on paper):",
+        "note": ("**Student edition of chapter {chapter}.** Write your code where you "
+                 "see `...` in the exercises' code cells, then run the test cell below each "
+                 "exercise: an `AssertionError` tells you what is still wrong. When grading, "
+                 "your teacher also runs hidden tests, so make your code correct, not just "
+                 "the visible checks. You can check the whole notebook at once with "
+                 "`python -m mlcore.homework check {chapter}.ipynb`. Before handing it in, "
+                 "clear all outputs (Edit > Clear Outputs of All Cells) and save: outputs "
+                 "are not graded, and a notebook larger than {limit} MiB without its outputs "
+                 "({file_limit} MiB as a file) cannot be graded."),
+        "autograded": "Autograded: {questions}.",
+        "manual": "Graded by your teacher: {questions}.",
+        "points": "{name} ({points:g} pt)", "list_sep": ", ",
+    },
+    "zh_CN": {
+        "kinds": {"prf:theorem": "定理", "prf:lemma": "引理", "prf:corollary": "推论",
+                  "prf:proposition": "命题", "prf:definition": "定义",
+                  "prf:example": "例子", "prf:remark": "注记", "prf:algorithm": "算法",
+                  "prf:conjecture": "猜想", "prf:axiom": "公理", "prf:observation": "观察",
+                  "prf:property": "性质", "prf:criterion": "准则", "prf:assumption": "假设"},
+        "check": "**自我检验：**{question}", "answer": "答案",
+        "key": "**{key}**", "correct": "正确。", "wrong": "不对。",
+        "heading": "{kind}（{title}）", "heading_untitled": "{kind}",
+        "proof": "证明",
+        "exercise": "练习{label}：{title}", "exercise_untitled": "练习{label}",
+        "stop": "。",
+        "solution": "解答", "solution_to": "`{label}`的解答",
+        "solution_start": "**`{label}`的解答**（即下面的单元格，直到解答结束）。",
+        "solution_end": "*解答结束。*", "more": "更多",
+        "your_answer": "**你对{name}的解答**（也可以写在纸上提交）：",
+        "note": ("**{chapter}一章的学生版。**请在练习的代码单元格中出现`...`的"
+                 "地方写你的代码，然后运行每道练习下面的测试单元格：`AssertionError`"
+                 "会告诉你哪里还不对。评分时老师还会运行隐藏测试，所以要让代码真正"
+                 "正确，而不只是通过看得见的检查。你可以用"
+                 "`python -m mlcore.homework check {chapter}.ipynb`一次检查整个笔记本。"
+                 "提交之前，请清除所有输出（Edit > Clear Outputs of All Cells）并保存："
+                 "输出不计分，而去掉输出后仍大于{limit} MiB（作为文件大于"
+                 "{file_limit} MiB）的笔记本无法评分。"),
+        "autograded": "自动评分：{questions}。", "manual": "由老师评分：{questions}。",
+        "points": "{name}（{points:g}分）", "list_sep": "、",
+    },
+}
+LANGUAGES = tuple(TEXT)
+
+
+def check_language(language) -> str:
+    """Return ``language`` if :data:`TEXT` has its words, else raise naming it."""
+    if not isinstance(language, str) or language not in TEXT:
+        raise ValueError(f"language must be one of {', '.join(map(repr, LANGUAGES))}, "
+                         f"got language={language!r}.")
+    return language
+
+
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -112,7 +185,7 @@ def read_bibliography(path) -> dict[str, str]:
     return names
 
 
-def _roles(text: str, bibliography: dict[str, str]) -> str:
+def _roles(text: str, bibliography: dict[str, str], words: dict, numbers: dict) -> str:
     def role(match):
         name, body = match.group("role"), match.group("text")
         explicit = _EXPLICIT.match(body)
@@ -126,6 +199,10 @@ def _roles(text: str, bibliography: dict[str, str]) -> str:
                 who, _, year = found.rpartition(" ")
                 cited.append(f"{who} ({year})" if who and year.isdigit() else found)
             return "; ".join(cited)
+        if name == "prf:ref" and not explicit and target in numbers:
+            # What the website prints for it: "Theorem 2.1" / "定理 2.1".
+            kind, number = numbers[target]
+            return f"[{(words['kinds'][kind] + ' ' + number).strip()}](#{target})"
         if name in ("prf:ref", "ref", "numref", "eq"):
             return f"[{shown}](#{target})"
         if name == "math":
@@ -210,15 +287,18 @@ def parse_self_check(question: str, lines) -> SelfCheck:
     return SelfCheck(question.strip(), tuple(options))
 
 
-def _self_check(question: str, body: list[str]) -> list[str]:
+def _self_check(question: str, body: list[str], words: dict) -> list[str]:
     options = parse_self_check(question, body).options
-    lines = [f"**Check yourself.** {question}", ""]
+    lines = [words["check"].format(question=question), ""]
     lines += [f"- ({_LETTERS[i]}) {o.text}" for i, o in enumerate(options)]
     key = ", ".join(f"({_LETTERS[i]})" for i, o in enumerate(options) if o.correct)
-    lines += ["", "<details><summary>Answer</summary>", "", f"**{key}.**", ""]
+    lines += ["", f"<details><summary>{words['answer']}</summary>", "",
+              words["key"].format(key=key), ""]
     for i, o in enumerate(options):
-        verdict = "Correct." if o.correct else "Not quite."
-        lines.append(f"- ({_LETTERS[i]}) {verdict} {o.feedback}".rstrip())
+        verdict = words["correct"] if o.correct else words["wrong"]
+        # Chinese sets no space after its full stop: "正确。对，……".
+        space = "" if verdict.endswith("。") else " "
+        lines.append(f"- ({_LETTERS[i]}) {verdict}{space}{o.feedback}".rstrip())
     return lines + ["", "</details>"]
 
 
@@ -252,31 +332,46 @@ def _quoted(heading: str, body: list[str]) -> list[str]:
     return [("> " + line).rstrip() for line in lines]
 
 
-def _directive(name: str, arg: str, options: dict[str, str], body: list[str]) -> list[str]:
+def _heading(title: str, words: dict) -> str:
+    """``title`` closed by the language's full stop, unless it ends in punctuation."""
+    return title if title.endswith((".", "?", "!", "。", "？", "！", "）")) else title + words["stop"]
+
+
+def _directive(name: str, arg: str, options: dict[str, str], body: list[str],
+               words: dict, numbers: dict) -> list[str]:
     anchor = [f'<a id="{options["label"]}"></a>', ""] if "label" in options else []
     if name == "self-check":
-        return _self_check(arg, body)
+        return _self_check(arg, body, words)
     if name in _KINDS:
-        return anchor + _quoted(f"{_KINDS[name]}" + (f" ({arg})." if arg else "."), body)
+        # The number the website gives it ("Theorem 2.1"), so a reference can be found.
+        kind = words["kinds"][name]
+        number = numbers.get(options.get("label"), (None, ""))[1]
+        kind = f"{kind} {number}" if number else kind
+        heading = (words["heading"].format(kind=kind, title=arg) if arg
+                   else words["heading_untitled"].format(kind=kind))
+        return anchor + _quoted(heading, body)
     if name == "prf:proof":
-        return _quoted("Proof.", body + ["", "∎"])
+        return _quoted(words["proof"], body + ["", "∎"])
     if name == "exercise":
         label = f" `{options['label']}`" if "label" in options else ""
         # The label names the question for `python -m mlcore.homework check`, which reads
         # it as a ':label:' line, as in the chapter; an HTML comment keeps it unseen.
         name_line = ["<!--", f":label: {options['label']}", "-->"] if "label" in options else []
-        return anchor + name_line + _quoted(f"Exercise{label}" + (f": {arg}." if arg else "."), body)
+        heading = (_heading(words["exercise"].format(label=label, title=arg), words) if arg
+                   else words["exercise_untitled"].format(label=label))
+        return anchor + name_line + _quoted(heading, body)
     if name == "solution":
-        return (["<details><summary>Solution" + (f" to `{arg}`" if arg else "") + "</summary>", ""]
-                + body + ["", "</details>"])
+        summary = words["solution_to"].format(label=arg) if arg else words["solution"]
+        return [f"<details><summary>{summary}</summary>", ""] + body + ["", "</details>"]
     if name == "solution-start":
-        return [f"**Solution to `{arg}`** (the cells below, to the end of the solution)."]
+        return [words["solution_start"].format(label=arg)]
     if name == "solution-end":
-        return ["*End of the solution.*"]
+        return [words["solution_end"]]
     if name == "dropdown":
-        return ["<details><summary>" + (arg or "More") + "</summary>", ""] + body + ["", "</details>"]
+        return (["<details><summary>" + (arg or words["more"]) + "</summary>", ""] + body
+                + ["", "</details>"])
     title = arg or name.split(":")[-1].capitalize()
-    return anchor + _quoted(title + ("" if title.endswith((".", "?", "!")) else "."), body)
+    return anchor + _quoted(_heading(title, words), body)
 
 
 def _directive_at(lines: list[str], i: int):
@@ -301,7 +396,7 @@ def _directive_at(lines: list[str], i: int):
     return opening["name"], opening["arg"], options, body, end
 
 
-def _blocks(lines: list[str], bibliography: dict[str, str]) -> list[str]:
+def _blocks(lines: list[str], words: dict, numbers: dict) -> list[str]:
     out, i = [], 0
     while i < len(lines):
         found = _directive_at(lines, i)
@@ -310,7 +405,7 @@ def _blocks(lines: list[str], bibliography: dict[str, str]) -> list[str]:
             i += 1
             continue
         name, arg, options, body, end = found
-        out += _directive(name, arg, options, _blocks(body, bibliography))
+        out += _directive(name, arg, options, _blocks(body, words, numbers), words, numbers)
         i = end + 1
     return out
 
@@ -349,7 +444,68 @@ def self_checks(source: str) -> list:
     return found
 
 
-def plain_markdown(source: str, bibliography: dict[str, str] | None = None) -> str:
+def proof_numbers(notebook, chapter) -> dict[str, tuple[str, str]]:
+    """Number a chapter's ``prf:`` directives as the website does.
+
+    sphinx-proof counts each kind separately within a chapter and prefixes the
+    chapter's number: the second lemma of chapter 2 is "Lemma 2.2" (the book's
+    table of contents numbers the chapters ``NN_name`` as NN). Proofs are not
+    numbered, nor is a directive with ``:nonumber:``.
+
+    Parameters
+    ----------
+    notebook : dict
+        The chapter notebook (nbformat 4 JSON).
+    chapter : str
+        Its file stem, ``"02_finite_hypothesis_classes"``; without leading
+        digits the numbers have no chapter prefix.
+
+    Returns
+    -------
+    dict
+        ``{label: (kind, number)}``, e.g. ``{"lem-hoeffding": ("prf:lemma", "2.2")}``;
+        number ``""`` for an unnumbered directive.
+
+    Examples
+    --------
+    >>> cells = [{"cell_type": "markdown", "source": ":::{prf:lemma} A\\n:label: lem-a\\n:::\\n"
+    ...           ":::{prf:theorem} B\\n:label: thm-b\\n:::\\n:::{prf:lemma} C\\n:label: lem-c\\n:::"}]
+    >>> proof_numbers({"cells": cells}, "02_bounds")
+    {'lem-a': ('prf:lemma', '2.1'), 'thm-b': ('prf:theorem', '2.1'), 'lem-c': ('prf:lemma', '2.2')}
+    """
+    if not isinstance(chapter, str):
+        raise TypeError(f"chapter must be the chapter's file stem (a str), got "
+                        f"{type(chapter).__name__}.")
+    digits = re.match(r"\d+", chapter)
+    prefix = f"{int(digits.group(0))}." if digits else ""
+    counts: dict[str, int] = {}
+    numbers = {}
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        source = cell.get("source", "")
+        lines = ("".join(source) if isinstance(source, list) else source).split("\n")
+        for i, line in enumerate(lines):
+            opening = _OPEN.match(line)
+            if not opening or opening["name"] not in _KINDS:
+                continue
+            options = {}
+            for option in lines[i + 1:]:
+                found = _OPTION.match(option)
+                if not found:
+                    break
+                options[found["key"]] = found["value"]
+            number = ""
+            if "nonumber" not in options:
+                counts[opening["name"]] = counts.get(opening["name"], 0) + 1
+                number = f"{prefix}{counts[opening['name']]}"
+            if "label" in options:
+                numbers[options["label"]] = (opening["name"], number)
+    return numbers
+
+
+def plain_markdown(source: str, bibliography: dict[str, str] | None = None, *,
+                   language: str = "en", numbers: dict | None = None) -> str:
     """Rewrite one MyST Markdown cell as CommonMark with a little HTML.
 
     Parameters
@@ -359,6 +515,14 @@ def plain_markdown(source: str, bibliography: dict[str, str] | None = None) -> s
     bibliography : dict, optional
         BibTeX key -> short name (:func:`read_bibliography`); without it a
         citation shows its key.
+    language : {"en", "zh_CN"}
+        The language of the words this function adds ("Check yourself.",
+        "Theorem", "Answer", ...: :data:`TEXT`); the cell's own text is left
+        as it is (translate it first, see ``mlcore.homework._translate``).
+    numbers : dict, optional
+        The chapter's :func:`proof_numbers`: a theorem's heading then shows its
+        number and a ``{prf:ref}`` reads "Theorem 2.1" as on the website;
+        without it a reference shows its label.
 
     Returns
     -------
@@ -369,7 +533,7 @@ def plain_markdown(source: str, bibliography: dict[str, str] | None = None) -> s
     Raises
     ------
     ValueError
-        On a self-check whose option lines cannot be read.
+        On a self-check whose option lines cannot be read, or an unknown language.
 
     Examples
     --------
@@ -391,11 +555,16 @@ def plain_markdown(source: str, bibliography: dict[str, str] | None = None) -> s
     </details>
     >>> plain_markdown("As {cite}`efron1983` shows, see {prf:ref}`thm-a`.", {"efron1983": "Efron 1983"})
     'As (Efron 1983) shows, see [thm-a](#thm-a).'
+    >>> numbers = {"thm-a": ("prf:theorem", "2.1")}
+    >>> plain_markdown("见{prf:ref}`thm-a`。", language="zh_CN", numbers=numbers)
+    '见[定理 2.1](#thm-a)。'
     """
     if not isinstance(source, str):
         raise TypeError(f"source must be a str, got {type(source).__name__}.")
+    words = TEXT[check_language(language)]
     bibliography = bibliography or {}
+    numbers = numbers or {}
     text = _TARGET.sub(lambda m: f'<a id="{m["label"]}"></a>', source)
     text = _EQUATION_LABEL.sub(r"\1", text)
-    text = "\n".join(_blocks(text.split("\n"), bibliography))
-    return _roles(text, bibliography)
+    text = "\n".join(_blocks(text.split("\n"), words, numbers))
+    return _roles(text, bibliography, words, numbers)

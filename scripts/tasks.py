@@ -7,6 +7,7 @@
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
     python scripts/tasks.py test --fast 03   # unit tests + chapter 3's notebook, homework, page
     python scripts/tasks.py lab     # JupyterLab on copies of the chapters (my-notebooks/)
+    python scripts/tasks.py lab --language zh_CN   # Chinese copies (my-notebooks-zh_CN/)
     python scripts/tasks.py lock    # regenerate requirements.txt from requirements.in
 
 Each command first creates (or reuses) the virtual environment ``.venv`` from
@@ -553,18 +554,28 @@ def cmd_test(argv: list[str]) -> None:
 LAB = ROOT / "my-notebooks"
 
 
-def _notebook_text():
-    """mlcore/_notebook_text.py, loaded by path: it needs only the standard library,
-    and this script may run on a Python without mlcore's dependencies."""
+def _by_path(name: str, relative: str):
+    """A standard-library-only module of mlcore, loaded by path: this script may
+    run on a Python without mlcore's dependencies."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("_notebook_text", ROOT / "mlcore" / "_notebook_text.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / relative)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def lab_copies() -> list[Path]:
+def _notebook_text():
+    """mlcore/_notebook_text.py (the plain-Markdown rewriting and its words)."""
+    return _by_path("_notebook_text", "mlcore/_notebook_text.py")
+
+
+def lab_folder(language: str = "en") -> Path:
+    """``my-notebooks/`` for English, ``my-notebooks-zh_CN/`` for Chinese copies."""
+    return LAB if language == "en" else LAB.with_name(f"{LAB.name}-{language}")
+
+
+def lab_copies(language: str = "en") -> list[Path]:
     """Write each chapter notebook into ``my-notebooks/`` unless a copy is already there.
 
     JupyterLab then works on the copies: a student's saved outputs and edits
@@ -572,33 +583,58 @@ def lab_copies() -> list[Path]:
     checked by ``scripts/sync_notebooks.py --check``), and a later run keeps
     the student's work. The copies' Markdown is plain Markdown
     (``mlcore._notebook_text``): JupyterLab shows MyST directives as raw
-    text and a self-check's key as a ticked box. Returns the notebooks
-    written now.
+    text and a self-check's key as a ticked box; a theorem shows the number
+    the website gives it, and so does a reference to it. With
+    ``language="zh_CN"`` the copies go to ``my-notebooks-zh_CN/``, their
+    Markdown translated from the Chinese edition's catalogs
+    (``mlcore/homework/_translate.py``) and the words the rewriting adds in
+    Chinese too. Returns the notebooks written now.
     """
     text = _notebook_text()
+    text.check_language(language)
+    translate = (None if language == "en"
+                 else _by_path("_translate", "mlcore/homework/_translate.py"))
     bibliography = text.read_bibliography(ROOT / "chapters" / "references.bib")
-    LAB.mkdir(exist_ok=True)
+    folder = lab_folder(language)
+    folder.mkdir(exist_ok=True)
     copied = []
     for notebook in sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb")):
-        target = LAB / notebook.name
+        target = folder / notebook.name
         if target.exists():
             continue
         content = json.loads(notebook.read_text(encoding="utf-8"))
+        if translate is not None:
+            catalog = translate.catalog_path(notebook, language, root=ROOT)
+            if catalog.is_file():
+                content, _ = translate.translate_notebook(content,
+                                                          translate.read_catalog(catalog))
+        numbers = text.proof_numbers(content, notebook.stem)
         for cell in content["cells"]:
             if cell["cell_type"] == "markdown":
                 source = "".join(cell["source"])
-                cell["source"] = text.plain_markdown(source, bibliography).splitlines(keepends=True)
-        target.write_text(json.dumps(content, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+                cell["source"] = text.plain_markdown(
+                    source, bibliography, language=language,
+                    numbers=numbers).splitlines(keepends=True)
+        target.write_text(json.dumps(content, indent=1, ensure_ascii=False) + "\n",
+                          encoding="utf-8")
         copied.append(target)
     return copied
 
 
 def cmd_lab(argv: list[str]) -> None:
+    language = "en"
+    if "--language" in argv:
+        at = argv.index("--language")
+        if at + 1 >= len(argv) or argv[at + 1] not in LANGUAGES:
+            sys.exit(f"usage: python scripts/tasks.py lab --language {{{','.join(LANGUAGES)}}}")
+        language = argv[at + 1]
+        argv = argv[:at] + argv[at + 2:]
     python = ensure_venv()
-    copied = lab_copies()
-    print(f"JupyterLab opens your copies in {LAB} ({len(copied)} new); "
+    copied = lab_copies(language)
+    folder = lab_folder(language)
+    print(f"JupyterLab opens your copies in {folder} ({len(copied)} new); "
           "delete one there to start that chapter afresh.", flush=True)
-    _run(python, "-m", "jupyterlab", "--notebook-dir", LAB, *argv)
+    _run(python, "-m", "jupyterlab", "--notebook-dir", folder, *argv)
 
 
 def cmd_lock(argv: list[str]) -> None:

@@ -243,3 +243,29 @@ def test_estimator_messages_name_the_parameter():
         model.fit(X, np.arange(20) % 2)
         with pytest.raises(ValueError, match="^X has 3 features"):
             model.predict(np.ones((2, 3)))
+
+
+def test_the_shrinkage_designs_script_runs_at_a_tiny_size(capsys):
+    """scripts/ch11_shrinkage_designs.py, whose full-size output chapter 11 quotes
+    (ch11-12 review, N16): two designs of equal Bayes accuracy, every line printed."""
+    import sys
+    from pathlib import Path
+
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        import ch11_shrinkage_designs as script
+    finally:
+        sys.path.remove(str(scripts))
+    # 20 features instead of 100: the same code path at a tenth of the cost.
+    out = script.main(["--draws", "2", "--train", "20", "--test", "100", "--features", "20"])
+    printed = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and len(printed) == 3
+    bayes = [s["bayes"] for s in out.values()]
+    assert bayes[0] == pytest.approx(bayes[1], abs=1e-12)
+    assert round(script.run(0)[next(iter(out))]["bayes"], 2) == 0.99   # the chapter's 0.99
+    for (design, s), line in zip(out.items(), printed[1:]):
+        assert line.startswith(design) and f"{s['diff']:+.3f}" in line
+        assert 0 <= s["plain"] <= 1 and s["best_alpha"] in script.GRID
+    shifts = list(script.designs(20).values())
+    assert (np.sign(shifts[0][:10]) == np.resize([1, -1], 10)).all() and (shifts[1][:10] > 0).all()

@@ -98,3 +98,36 @@ def test_lab_copies_show_no_myst_markup_and_no_self_check_key(tmp_path, monkeypa
             answers += text.count("<summary>Answer</summary>")
     assert not problems, problems[:10]
     assert answers >= 100          # every self-check keeps its key, folded
+
+
+def test_chinese_lab_copies_have_no_english_tool_words(tmp_path, monkeypatch):
+    """`tasks.py lab --language zh_CN`: Chinese Markdown, the tool's words in Chinese and
+    references numbered as on the site (zh review, findings 13 and 14); one chapter."""
+    import json
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import tasks
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    chapter = "02_finite_hypothesis_classes"
+    root = tmp_path / "repo"
+    (root / "chapters").mkdir(parents=True)
+    for name in (f"{chapter}.ipynb", "references.bib"):
+        (root / "chapters" / name).write_bytes((ROOT / "chapters" / name).read_bytes())
+    catalog = Path("locales/zh_CN/LC_MESSAGES/chapters") / f"{chapter}.po"
+    (root / catalog).parent.mkdir(parents=True)
+    (root / catalog).write_bytes((ROOT / catalog).read_bytes())
+    (root / "mlcore").symlink_to(ROOT / "mlcore")
+    monkeypatch.setattr(tasks, "ROOT", root)
+    monkeypatch.setattr(tasks, "LAB", root / "my-notebooks")
+    [copy] = tasks.lab_copies("zh_CN")
+    assert copy.parent.name == "my-notebooks-zh_CN" and not (root / "my-notebooks").exists()
+    text = "\n".join("".join(c["source"]) for c in json.loads(copy.read_text("utf-8"))["cells"]
+                     if c["cell_type"] == "markdown")
+    english = ["Check yourself.", "<summary>Answer</summary>", "Correct.", "Not quite.",
+               "**Theorem", "**Lemma", "**Proof.", "**Exercise `", "Solution to",
+               "End of the solution"]
+    assert [w for w in english if w in text] == []
+    assert "[引理 2.2](#lem-hoeffding)" in text and "**自我检验：**" in text
+    assert "假设类" in text                                # the chapter's own text is Chinese

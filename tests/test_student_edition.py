@@ -73,3 +73,67 @@ def test_the_statement_check_still_finds_a_missing_statement():
             cell["source"] = cell["source"].split("> **Exercise")[0] + "> **Exercise.**"
     problems = check_student_edition(nb, student, spec, chapter.stem, BIBLIOGRAPHY)
     assert problems == [f"{first}: the exercise's statement is missing from the student edition"]
+
+
+# --- The tool's own words in the Chinese edition (zh review, finding 13) and the
+# cross-references (finding 14): one chapter, translated once for every test below.
+REFERENCED = ROOT / "chapters" / "02_finite_hypothesis_classes.ipynb"
+# What the website prints for two of its references (sphinx-proof numbers each kind
+# per chapter; all 91 numbers of the book agreed with a site build of 2026-11-28).
+SITE_NUMBERS = {"lem-hoeffding": ("Lemma 2.2", "引理 2.2"),
+                "thm-finite-uniform": ("Theorem 2.1", "定理 2.1")}
+# Every English word the tool (not the chapter) writes into a student edition.
+TOOL_WORDS = ["Student edition of chapter", "Autograded:", "Graded by your teacher:",
+              "Check yourself.", "<summary>Answer</summary>", "Correct.", "Not quite.",
+              "**Theorem", "**Lemma", "**Definition", "**Corollary", "**Proof.",
+              "**Exercise `", "Your answer to", "hand it in on paper"]
+
+
+@pytest.fixture(scope="module")
+def editions():
+    """The English and the Chinese student edition of REFERENCED (the Chinese one
+    made as ``assign --language zh_CN`` makes it)."""
+    from mlcore.homework._assign import _in_language
+
+    nb = json.loads(REFERENCED.read_text(encoding="utf-8"))
+    chinese = _in_language(nb, REFERENCED, "zh_CN", lambda line: None)
+    return {"nb": nb, "chinese_nb": chinese,
+            "en": student_edition(nb, REFERENCED.stem, BIBLIOGRAPHY),
+            "zh_CN": student_edition(chinese, REFERENCED.stem, BIBLIOGRAPHY,
+                                     language="zh_CN")}
+
+
+def test_a_chinese_student_edition_has_no_english_tool_words(editions):
+    english, chinese = ("\n".join(_markdown(editions[k])) for k in ("en", "zh_CN"))
+    # The English edition keeps every word (so the Chinese check is not vacuous) ...
+    assert [w for w in TOOL_WORDS if w not in english] == []
+    assert editions["en"] == student_edition(editions["nb"], REFERENCED.stem, BIBLIOGRAPHY,
+                                             language="en")
+    assert not re.search(r"自我检验|定理|正确。|学生版", english)
+    # ... and the Chinese one has none of them, but the Chinese site's words instead.
+    assert [w for w in TOOL_WORDS if w in chinese] == []
+    for word in ["**02_finite_hypothesis_classes一章的学生版。**", "自动评分：", "**自我检验：**",
+                 "<summary>答案</summary>", "正确。", "不对。", "**定理 2.1（", "**证明**",
+                 "**练习 `ex02-", "的解答**（也可以写在纸上提交）："]:
+        assert word in chinese, word
+    # The statement check and the homework tool read the Chinese edition as the English.
+    spec = build_spec(autograder_notebook(editions["chinese_nb"], REFERENCED.stem),
+                      REFERENCED.stem)
+    assert check_student_edition(editions["chinese_nb"], editions["zh_CN"], spec,
+                                 REFERENCED.stem, BIBLIOGRAPHY, "zh_CN") == []
+    assert ([q.name for q in parse_questions(editions["zh_CN"])]
+            == [q.name for q in parse_questions(editions["en"])])
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_a_cross_reference_reads_as_the_website_numbers_it(editions, language):
+    text = "\n".join(_markdown(editions[language]))
+    column = 0 if language == "en" else 1
+    for label, shown in SITE_NUMBERS.items():
+        assert f"[{shown[column]}](#{label})" in text, label
+        assert f'<a id="{label}"></a>' in text            # the link's target is there
+    source = "\n".join(_markdown(editions["nb"]))
+    referenced = set(re.findall(r"\{prf:ref\}`([\w-]+)`", source))
+    assert len(referenced) >= 5
+    raw = [label for label in referenced if f"[{label}](#{label})" in text]
+    assert raw == [], raw                                  # no label shown as text

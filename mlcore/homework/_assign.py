@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._notebook_text import plain_markdown, read_bibliography
+from .._notebook_text import plain_markdown, proof_numbers, read_bibliography
 from ._format import autograder_notebook, parse_questions, student_edition
 from ._grade import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
 from ._sandbox import Limits
@@ -125,12 +125,12 @@ def _source(cell) -> str:
 
 
 def check_student_edition(chapter_nb, student: dict, spec: dict, chapter: str,
-                          bibliography: dict | None = None) -> list:
+                          bibliography: dict | None = None, language: str = "en") -> list:
     """What the student edition lacks: exercises, their statements, public tests, or a
     specification that ``check`` can build from it.
 
     A statement counts as kept when its plain form (``plain_markdown`` with the
-    ``bibliography`` the edition was made with) is in the edition's text, read
+    ``bibliography`` and ``language`` the edition was made with) is in the edition's text, read
     without the quote marks ("> ") that set an exercise apart and with every run
     of white space as one space (a quoted formula is written on one line)."""
     problems = []
@@ -141,12 +141,13 @@ def check_student_edition(chapter_nb, student: dict, spec: dict, chapter: str,
     text = "\n".join(_source(c) for c in student["cells"])
     unquoted = " ".join(" ".join(_QUOTE.sub("", line) for line in text.split("\n")).split())
     theirs = {q["name"]: q for q in student_spec["questions"]}
+    plain = {"language": language, "numbers": proof_numbers(chapter_nb, chapter)}
     for q, parsed in zip(spec["questions"], parse_questions(chapter_nb)):
         if q["name"] not in theirs:
             problems.append(f"{q['name']}: the exercise is missing from the student edition")
             continue
         statement = _strip_directives_kept(_source(chapter_nb["cells"][parsed.exercise_cell]))
-        statement = " ".join(plain_markdown(statement, bibliography).split())
+        statement = " ".join(plain_markdown(statement, bibliography, **plain).split())
         if statement and statement not in unquoted:
             problems.append(f"{q['name']}: the exercise's statement is missing from the student "
                             "edition")
@@ -276,12 +277,13 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
             continue
         bib = path.parent / "references.bib"      # the chapters' citations, as "(Author Year)"
         bibliography = read_bibliography(bib) if bib.is_file() else {}
-        student = student_edition(nb, chapter, bibliography)
+        student = student_edition(nb, chapter, bibliography, language=language)
         graded = autograder_notebook(nb, chapter)
         spec = build_spec(graded, chapter)
         item = Assigned(chapter, out / "student" / f"{chapter}.ipynb",
                         out / "autograder" / chapter)
-        item.problems += check_student_edition(nb, student, spec, chapter, bibliography)
+        item.problems += check_student_edition(nb, student, spec, chapter, bibliography,
+                                               language)
         _dump(item.student, student)
         _dump(item.autograder / f"{chapter}.ipynb", graded)
         (item.autograder / SPEC_NAME).write_text(json.dumps(spec, indent=1) + "\n",

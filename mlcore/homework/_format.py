@@ -34,7 +34,7 @@ import copy
 import re
 from dataclasses import dataclass, field
 
-from .._notebook_text import plain_markdown
+from .._notebook_text import TEXT, check_language, plain_markdown, proof_numbers
 from ._rules import check_forbid
 
 __all__ = ["Question", "FormatError", "parse_questions", "stub_solution",
@@ -408,7 +408,8 @@ def _owner(questions: list) -> dict:
     return {i: q.name for q in questions for i in q.solution_cells}
 
 
-def student_edition(nb, chapter: str, bibliography: dict | None = None) -> dict:
+def student_edition(nb, chapter: str, bibliography: dict | None = None, *,
+                    language: str = "en") -> dict:
     """Return the student edition of a chapter notebook.
 
     Solutions become ``...``; solution directives, gated solution cells,
@@ -427,6 +428,11 @@ def student_edition(nb, chapter: str, bibliography: dict | None = None) -> dict:
     bibliography : dict, optional
         BibTeX key -> "Author Year" (:func:`mlcore._notebook_text.read_bibliography`);
         without it a citation shows its key.
+    language : {"en", "zh_CN"}
+        The language of the words the edition adds (the note that opens it,
+        "Check yourself.", "Theorem 2.1", the answer cells:
+        :data:`mlcore._notebook_text.TEXT`); give the notebook already
+        translated (``assign --language``), its own text is not touched.
 
     Returns
     -------
@@ -434,13 +440,17 @@ def student_edition(nb, chapter: str, bibliography: dict | None = None) -> dict:
         An nbformat 4.5 notebook.
     """
     check_chapter(chapter)
+    words = TEXT[check_language(language)]
     questions = parse_questions(nb)
+    # The site's numbers of the chapter's theorems, for headings and {prf:ref}.
+    plain = {"language": language, "numbers": proof_numbers(nb, chapter)}
     owner, manual = _owner(questions), {q.exercise_cell: q for q in questions if q.manual}
     cells, gated, noted = [], False, False
     for index, cell in enumerate(nb["cells"]):
         tags, text = tags_of(cell), _source(cell)
         if not noted and not (tags & HEADER_TAGS):
-            cells.append(_markdown("homework-note", _note(chapter, questions), ["homework-note"]))
+            cells.append(_markdown("homework-note", _note(chapter, questions, words),
+                                   ["homework-note"]))
             noted = True
         if cell["cell_type"] == "markdown" and _opens(text, "solution-start"):
             # Keep what comes before the directive (the exercise's statement, in 01 and 05).
@@ -450,7 +460,7 @@ def student_edition(nb, chapter: str, bibliography: dict | None = None) -> dict:
             before = _strip_directives("\n".join(lines[:start]), {"solution"})
             if before.strip():
                 new = _clean(cell, index)
-                new["source"] = plain_markdown(before, bibliography)
+                new["source"] = plain_markdown(before, bibliography, **plain)
                 cells.append(new)
             gated = True
         if cell["cell_type"] == "markdown" and _opens(text, "solution-end"):
@@ -469,36 +479,26 @@ def student_edition(nb, chapter: str, bibliography: dict | None = None) -> dict:
         new = _clean(cell, index)
         if cell["cell_type"] == "markdown":
             new["source"] = plain_markdown(_strip_directives(
-                text, {"solution", "solution-start", "solution-end"}), bibliography)
+                text, {"solution", "solution-start", "solution-end"}), bibliography, **plain)
             if not new["source"].strip():
                 continue
         cells.append(new)
         if index in manual:
             name = manual[index].name
             cells.append(_markdown(f"answer-{re.sub(r'[^A-Za-z0-9_-]', '-', name)}",
-                                   f"**Your answer to {name}** (or hand it in on paper):\n\n",
+                                   words["your_answer"].format(name=name) + "\n\n",
                                    ["answer"]))
     return _notebook(nb, cells, "student", chapter, questions)
 
 
-def _note(chapter: str, questions: list) -> str:
-    coded = [q for q in questions if not q.manual]
-    manual = [q for q in questions if q.manual]
-    lines = [f"**Student edition of chapter {chapter}.** Write your code where you see `...` "
-             "in the exercises' code cells, then run the test cell below each exercise: an "
-             "`AssertionError` tells you what is still wrong. When grading, your teacher also "
-             "runs hidden tests, so make your code correct, not just the visible checks. You can "
-             "check the whole notebook at once with "
-             f"`python -m mlcore.homework check {chapter}.ipynb`. Before handing it in, "
-             "clear all outputs (Edit > Clear Outputs of All Cells) and save: outputs are not "
-             "graded, and a notebook larger than 50 MiB without its outputs (200 MiB as a "
-             "file) cannot be graded.", ""]
-    if coded:
-        lines.append("Autograded: " + ", ".join(f"{q.name} ({q.points:g} pt)" for q in coded)
-                     + ".")
-    if manual:
-        lines.append("Graded by your teacher: "
-                     + ", ".join(f"{q.name} ({q.points:g} pt)" for q in manual) + ".")
+def _note(chapter: str, questions: list, words: dict) -> str:
+    listed = [[q for q in questions if not q.manual], [q for q in questions if q.manual]]
+    # _plan's MAX_BYTES and MAX_FILE_BYTES (imported from there it would be a circle).
+    lines = [words["note"].format(chapter=chapter, limit=50, file_limit=200), ""]
+    for key, group in zip(("autograded", "manual"), listed):
+        if group:
+            points = [words["points"].format(name=q.name, points=q.points) for q in group]
+            lines.append(words[key].format(questions=words["list_sep"].join(points)))
     return "\n".join(lines)
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from .._notebook_text import _KINDS, _roles, read_bibliography, self_checks
+from .._notebook_text import TEXT, _KINDS, _roles, read_bibliography, self_checks
 from ._translate import LANGUAGES
 
 __all__ = ["FORMATS", "Quiz", "QuizQuestion", "chapter_quiz", "moodle_xml", "qti_zip",
@@ -244,7 +244,8 @@ def chapter_quiz(path, language: str = "en", say=print) -> Quiz:
                                  f"{match['body']!r}, which is no labelled theorem "
                                  "or exercise of the chapter.")
             return labels[match["body"]]
-        text = _roles(_REFERENCE.sub(reference, text), bibliography)
+        # References are resolved above (the LMS has no anchors to link to).
+        text = _roles(_REFERENCE.sub(reference, text), bibliography, TEXT[language], {})
         return md.render(text).strip() if block else md.renderInline(text)
 
     questions = []
