@@ -72,7 +72,8 @@ _WHOLE_DECK = """() => {
 
 
 def _open_deck(browser, server, path: str):
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = browser.new_page()   # the session's context; its pages take a size each
+    page.set_viewport_size({"width": 1280, "height": 720})
     log = PageLog(page, server)
     page.goto(server + path, wait_until="load")
     page.wait_for_selector("html[data-slides-ready]", state="attached")
