@@ -360,7 +360,8 @@ def slides(notebook: dict, language: str, folder: Path, stem: str,
                       for img in _images(c, folder, stem, figures)]
             figures += len(images)
             if images:
-                new.append(_Slide(section or title, "\n".join(images), "figure"))
+                new.append(_Slide(section or title, '<div class="images">\n'
+                                  + "\n".join(images) + "\n</div>", "figure"))
         if "slide-code" in tags:
             shown = [c for c in following if not {"remove-input", "remove-cell", "hide-input"}
                      & set(c.get("metadata", {}).get("tags", []))]
