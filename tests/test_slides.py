@@ -106,6 +106,7 @@ def test_deck_presents_offline(browser, server, path):
                 problems += [f"slide {after['h'] + 1}: {p}" for p in after["problems"]]
             if shots and (after["h"] in (0, 1, 3) or after["f"] >= 0):
                 SHOTS.mkdir(parents=True, exist_ok=True)
+                page.wait_for_timeout(1000)   # the slide transition (0.8 s) has ended
                 name = f"{path.replace('/', '_')[:-5]}-{after['h'] + 1}-{after['f'] + 1}.png"
                 page.screenshot(path=str(SHOTS / name))
             state = after
