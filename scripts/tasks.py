@@ -6,6 +6,7 @@
     python scripts/tasks.py pdf     # _build/pdf/book.pdf and book-student.pdf (TeX Live)
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
     python scripts/tasks.py test --fast 03   # unit tests + chapter 3's notebook, homework, page
+    python scripts/tasks.py slides  # each chapter's deck: _build/html/slides, _build/html/zh_CN/slides
     python scripts/tasks.py lab     # JupyterLab on copies of the chapters (my-notebooks/)
     python scripts/tasks.py lab --language zh_CN   # Chinese copies (my-notebooks-zh_CN/)
     python scripts/tasks.py lock    # regenerate requirements.txt from requirements.in
@@ -359,6 +360,25 @@ def publish_pdf(site: Path, name: str) -> None:
         shutil.copy2(PDF / name, site / name)
 
 
+def cmd_slides(argv: list[str]) -> None:
+    """Each chapter's reveal.js deck, in both editions, from the execution cache.
+
+    ``book`` writes them too (``_ext/slides.py`` runs when each edition's HTML
+    build finishes); this rewrites them alone, after a change of the marked
+    cells, without building the site again (no notebook runs either, unless
+    its code changed since the cache was filled).
+    """
+    python = ensure_venv()
+    execute_notebooks(python)
+    start = time.perf_counter()
+    for language, site in (("en", BUILD / "html"), ("zh_CN", BUILD / "html" / "zh_CN")):
+        _run(python, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import slides; "
+             "from pathlib import Path; slides.build_site_decks(Path(sys.argv[2]), sys.argv[3])",
+             ROOT / "_ext", site, language, env=_env())
+    print(f"Wrote the decks in {time.perf_counter() - start:.0f} s: "
+          f"{BUILD / 'html' / 'slides'}, {BUILD / 'html' / 'zh_CN' / 'slides'}")
+
+
 def cmd_pdf(argv: list[str]) -> None:
     if not ensure_tex():
         sys.exit(2)
@@ -438,7 +458,7 @@ def _phase(classname: str) -> str:
     if classname.startswith("mlcore"):
         return "doctests"
     for module, phase in [("tests.test_homework", "homework"), ("tests.test_site", "site"),
-                          ("tests.test_pdf", "pdf"),
+                          ("tests.test_pdf", "pdf"), ("tests.test_slides", "slides"),
                           ("tests.test_widgets_speed", "figure speed"),
                           ("tests.test_properties", "property tests"),
                           ("tests.test_i18n", "Chinese edition")]:
@@ -655,7 +675,8 @@ def cmd_lock(argv: list[str]) -> None:
     print("Wrote requirements.txt")
 
 
-COMMANDS = {"book": cmd_book, "pdf": cmd_pdf, "test": cmd_test, "lab": cmd_lab, "lock": cmd_lock}
+COMMANDS = {"book": cmd_book, "pdf": cmd_pdf, "slides": cmd_slides, "test": cmd_test,
+            "lab": cmd_lab, "lock": cmd_lock}
 
 
 def main() -> None:

@@ -108,6 +108,26 @@ PACKAGES = (
              ("dist/embed-amd.js", "."),
              ("dist/embed.js.LICENSE.txt", "."),
              ("dist/*.woff2", "@jupyter-widgets/html-manager/dist"))),
+    # reveal.js for the chapters' slide decks (_ext/slides.py): the UMD bundle,
+    # its CSS, the white theme with the one font family it imports (woff only:
+    # browsers take the first format they support; the theme's @import is
+    # relative, so no font server is asked), the math plugin (wired to the
+    # site's MathJax above) and the speaker-notes plugin. Not the ES modules,
+    # source maps, the other themes, or the markdown/highlight/search plugins.
+    Package("reveal.js", "5.2.1",
+            "sha512-r7//6mIM5p34hFiDMvYfXgyjXqGRta+/psd9YtytsgRlrpRzFv4RbH76TXd2qD+7ZPZEbpBDhdRhJaFgfQ7zNQ==",
+            "reveal",
+            (("LICENSE", "."),
+             ("package.json", "."),
+             ("dist/reveal.js", "."),
+             ("dist/reveal.css", "."),
+             ("dist/theme/white.css", "theme"),
+             ("dist/theme/fonts/source-sans-pro/LICENSE", "theme/fonts/source-sans-pro"),
+             ("dist/theme/fonts/source-sans-pro/source-sans-pro.css",
+              "theme/fonts/source-sans-pro"),
+             ("dist/theme/fonts/source-sans-pro/*.woff", "theme/fonts/source-sans-pro"),
+             ("plugin/math/math.js", "plugin/math"),
+             ("plugin/notes/notes.js", "plugin/notes"))),
 )
 
 

@@ -316,7 +316,7 @@ def test_directives_give_messages_and_translations_reach_the_page(tmp_path):
 # -- the built sites ----------------------------------------------------------
 
 def _pages(site: Path) -> list[Path]:
-    skip = {"_static", "_sources", "_images", "jupyter_execute", "zh_CN"}
+    skip = {"_static", "_sources", "_images", "jupyter_execute", "zh_CN", "slides"}
     return sorted(p for p in site.rglob("*.html")
                   if not set(p.relative_to(site).parts[:-1]) & skip and p.name != "index.html")
 
