@@ -333,7 +333,11 @@ def _narrow_renders(figure, param_sets):
               ("_suptitle", "_supxlabel", "_supylabel")) if t is not None]
     try:
         fig.set_size_inches(NARROW_PX / fig.dpi, size[1])
-        fig.set_layout_engine("constrained")
+        # Constrained layout places the axes of a grid; axes placed by hand
+        # (add_axes, e.g. chapter 3's explorer) keep their fractions of the
+        # narrower figure, and the layout would only warn that it has no grid.
+        if any(ax.get_subplotspec() is not None for ax in fig.axes):
+            fig.set_layout_engine("constrained")
         figure._background = None
         fig.canvas.draw()
         fig.set_layout_engine("none")

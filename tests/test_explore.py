@@ -200,3 +200,15 @@ def test_output_carries_the_default_frame_and_a_caption_for_print():
     assert "Shown for f (Hz) 1.00, flip off, scale 1." in caption
     assert "Controls: f (Hz) (0.50 to 4.00, 5 values); flip (off, on); scale (1, 10)." in caption
     assert caption.endswith("Held: shape sine.") and repr(output) == caption
+
+
+def test_a_figure_with_axes_placed_by_hand_renders_narrow_without_a_warning():
+    """Chapter 3's explorer (``fig.add_axes``) showed matplotlib's 'no gridspecs'
+    warning on its page: constrained layout has no grid to place there."""
+    import warnings
+
+    from mlcore.vc import ShatteringExplorer
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ShatteringExplorer().explore(hypothesis_class=["halfspace"], preset=["triangle"],
+                                     seed=[0], point=[0], dx=[0.0], dy=[0.0])
