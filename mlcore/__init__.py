@@ -33,6 +33,7 @@ from . import (bayes, bootstrap, bounds, compare, datasets, divergence, evaluati
                feature_selection, imbalance, lda, linear, model_selection, multiclass, tree, vc,
                widgets)
 from ._validation import raise_from_public as _raise_from_public
+from ._validation import rebind_wrapped as _rebind_wrapped
 
 # A refused argument raises from the public function or method the user called,
 # not from inside the shared checks (mlcore/_validation/_public.py).
@@ -41,6 +42,7 @@ for _module in (bayes, bootstrap, bounds, compare, datasets, divergence, evaluat
                 vc, widgets):
     _raise_from_public(_module)
 del _module
+_rebind_wrapped()
 from .bayes import *  # noqa: F403
 from .bootstrap import *  # noqa: F403
 from .bounds import *  # noqa: F403

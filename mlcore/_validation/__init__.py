@@ -15,7 +15,7 @@ to name the parameter) and ``_environment`` (``MLCORE_QUIET``).
 from ._arrays import check_array, check_int_array, check_labels, check_same_length, refuse_text
 from ._environment import quiet
 from ._errors import naming, user_errors
-from ._public import raise_from_public
+from ._public import raise_from_public, rebind_wrapped
 from ._numbers import (check_bool, check_int, check_n_jobs, check_option, check_probability,
                        check_real, check_real_or_option)
 from ._random import as_generator, as_random_state, check_random_state
@@ -45,4 +45,5 @@ __all__ = [
     "naming",
     "quiet",
     "raise_from_public",
+    "rebind_wrapped",
 ]

@@ -92,3 +92,22 @@ def raise_from_public(module) -> None:
             home = sys.modules.get(obj.__module__)
             if home is not None and getattr(home, obj.__name__, None) is obj:
                 setattr(home, obj.__name__, wrapped)
+
+
+def rebind_wrapped() -> None:
+    """Give every mlcore module the wrapper wherever it still holds a wrapped original.
+
+    A name re-exported by a module whose ``__all__`` does not list it (chapter
+    11's ``lda`` package holds ``coding_matrix``, which its face
+    ``multiclass`` lists) must still be the one object everywhere.
+    """
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "mlcore" or name.startswith("mlcore.")):
+            continue
+        for attribute, value in list(vars(module).items()):
+            try:
+                wrapper = _WRAPPERS.get(value)
+            except TypeError:     # unhashable
+                continue
+            if wrapper is not None:
+                setattr(module, attribute, wrapper)
