@@ -138,11 +138,12 @@ def site_figure_count() -> int:
 
 def pdf_image_count(name: str) -> int:
     """Images drawn in the PDF (pdfimages lists each once per page; masks left out),
-    plus the SVG drawings, which are vector PDF figures, not images."""
+    plus the vector figures (SVG outputs turned into PDF, and PDF figures such as
+    the instructor's guide's chapter map), which are drawings, not images."""
     rows = _run("pdfimages", "-list", str(PDF / f"{name}.pdf")).splitlines()[2:]
     images = sum(1 for row in rows if row.split()[2] == "image")
     tex = (LATEX / f"{name}.tex").read_text(encoding="utf-8")
-    drawings = len(re.findall(r"\\sphinxincludegraphics(?:\[[^]]*\])?\{\{svg-[0-9a-f]+\}\.pdf\}", tex))
+    drawings = len(re.findall(r"\\sphinxincludegraphics(?:\[[^]]*\])?\{\{[^{}]+\}\.pdf\}", tex))
     return images + drawings
 
 
