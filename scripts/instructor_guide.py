@@ -20,7 +20,10 @@ lines, which this script fills from the sources they describe:
   sentence is no longer in the chapter).
 
 It also draws the dependency figure, ``chapters/instructors/dependencies.svg``
-(and its PDF twin for the printed book), with matplotlib.
+(and its PDF twin for the printed book), with matplotlib, and its Chinese
+twin ``dependencies.zh_CN.svg`` (and ``.pdf``), which Sphinx's
+``figure_language_filename`` (``{root}.{language}{ext}``) gives the Chinese
+edition in place of the English drawing.
 ``tests/test_instructor_guide.py`` runs ``--check``.
 """
 
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,6 +40,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "chapters" / "instructors"
 TIMES = GUIDE / "chapter_times.json"
 FIGURE = GUIDE / "dependencies"  # .svg for the website, .pdf for the PDF
+# The figure in each edition: the Chinese one by Sphinx's figure_language_filename.
+FIGURES = {"en": FIGURE, "zh_CN": GUIDE / "dependencies.zh_CN"}
+# The face the Chinese figure's text needs (the zh PDF's LaTeX uses it too).
+CJK_FAMILY = "Noto Sans CJK SC"
 
 # Working time is not measured with students: this is the guide's stated rule
 # of thumb, minutes per point of an exercise, low and high.
@@ -70,6 +78,12 @@ SHORT = {1: "Logistic regression", 2: "Finite classes", 3: "VC dimension",
          4: "Cross-validation", 5: "How many folds?", 6: "The bootstrap",
          7: "Feature selection", 8: "Bayesian view", 9: "Performance measures",
          10: "Comparing learners", 11: "LDA and imbalance", 12: "Decision trees"}
+
+# The chapters' short names in the Chinese figure: the catalogs' chapter titles, cut
+# to what a box holds.
+SHORT_ZH = {1: "逻辑回归", 2: "有限假设类", 3: "VC维", 4: "交叉验证", 5: "折数取多少？",
+            6: "自助法", 7: "特征选择", 8: "贝叶斯视角", 9: "性能度量", 10: "比较学习器",
+            11: "LDA与类别不平衡", 12: "决策树"}
 
 PARTS = {1: "I", 2: "II", 3: "II", 4: "III", 5: "III", 6: "III", 7: "III", 8: "III",
          9: "IV", 10: "IV", 11: "V", 12: "V"}
@@ -235,19 +249,53 @@ def block_totals(chapters: list[dict], times: dict) -> str:
         "with each other more than as what a student's computer needs.")
 
 
-def draw_dependencies(chapters: list[dict], stem: Path) -> list[Path]:
+def cjk_font() -> str | None:
+    """The family name under which matplotlib draws Chinese, or None without such a font.
+
+    matplotlib's own font list often lacks the system's CJK collections
+    (``.ttc``), so the file fontconfig gives for ``CJK_FAMILY`` is added to it.
+    """
+    from matplotlib import font_manager
+
+    try:
+        found = subprocess.run(["fc-match", "-f", "%{file}", CJK_FAMILY],
+                               capture_output=True, text=True, check=False).stdout
+    except FileNotFoundError:     # no fontconfig
+        return None
+    if "CJK" not in Path(found).name:   # fc-match falls back to any font
+        return None
+    font_manager.fontManager.addfont(found)
+    bold = subprocess.run(["fc-match", "-f", "%{file}", f"{CJK_FAMILY}:bold"],
+                          capture_output=True, text=True, check=False).stdout
+    if "CJK" in Path(bold).name:        # the part headings are bold
+        font_manager.fontManager.addfont(bold)
+    return font_manager.FontProperties(fname=found).get_name()
+
+
+def draw_dependencies(chapters: list[dict], stem: Path, language: str = "en") -> list[Path]:
     """Draw the chapters' dependencies: one column per part, an arrow per prerequisite.
 
     One matplotlib drawing saved twice: SVG for the website, PDF for the
     printed book (LaTeX cannot include SVG); ``dependencies.*`` in the page
     lets each builder take its own. Text stays text in the SVG, and no date
     or random id is written, so an unchanged drawing gives the same file.
+    With ``language="zh_CN"`` the labels are Chinese (``SHORT_ZH``), drawn
+    with DejaVu Sans for Latin letters and the CJK font (``cjk_font``) for the
+    rest; without a CJK font this raises, naming the font to install.
     """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    families, short, part_label = ["DejaVu Sans"], SHORT, "Part {}"
+    if language == "zh_CN":
+        cjk = cjk_font()
+        if cjk is None:
+            raise RuntimeError(f"the Chinese dependency figure needs the font {CJK_FAMILY} "
+                               "(Debian: apt-get install fonts-noto-cjk)")
+        families, short, part_label = ["DejaVu Sans", cjk], SHORT_ZH, "第{}部分"
 
     columns = ["I", "II", "III", "IV", "V"]
     place = {}
@@ -257,13 +305,13 @@ def draw_dependencies(chapters: list[dict], stem: Path) -> list[Path]:
             place[chapter["number"]] = (column * 2.75, -row * 0.8)
     box_w, box_h = 2.15, 0.42
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "instructor-guide",
-                         "font.size": 9, "font.family": "DejaVu Sans"}):
+                         "font.size": 9, "font.family": families}):
         fig, ax = plt.subplots(figsize=(11.5, 4.6))
         ax.set_xlim(-0.15, 13.2)
         ax.set_ylim(-3.75, 0.75)
         ax.axis("off")
         for column, part in enumerate(columns):
-            ax.text(column * 2.75 + box_w / 2, 0.5, f"Part {part}", ha="center",
+            ax.text(column * 2.75 + box_w / 2, 0.5, part_label.format(part), ha="center",
                     fontweight="bold", color="#222222")
         for n, needs in PREREQUISITES.items():
             for p, _ in needs:
@@ -285,10 +333,14 @@ def draw_dependencies(chapters: list[dict], stem: Path) -> list[Path]:
             ax.add_patch(FancyBboxPatch((x, y - box_h / 2), box_w, box_h,
                                         boxstyle="round,pad=0,rounding_size=0.06",
                                         facecolor="#eef3fb", edgecolor="#2a5599", zorder=3))
-            ax.text(x + 0.07, y, f"{chapter['number']}. {SHORT[chapter['number']]}",
+            ax.text(x + 0.07, y, f"{chapter['number']}. {short[chapter['number']]}",
                     va="center", color="#111111", zorder=4)
-        written = [stem.with_suffix(".svg"), stem.with_suffix(".pdf")]
+        written = [stem.with_name(stem.name + ".svg"), stem.with_name(stem.name + ".pdf")]
         fig.savefig(written[0], metadata={"Date": None}, bbox_inches="tight")
+        if language == "zh_CN":   # a reader's browser may have the face under its SC name
+            svg = written[0].read_text(encoding="utf-8")
+            written[0].write_text(svg.replace(f"'{families[1]}'", f"'{CJK_FAMILY}', "
+                                              f"'{families[1]}', sans-serif"), encoding="utf-8")
         fig.savefig(written[1], metadata={"CreationDate": None, "ModDate": None},
                     bbox_inches="tight")
         plt.close(fig)
@@ -344,18 +396,24 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     outputs = {GUIDE / page: _render(page, (GUIDE / page).read_text(encoding="utf-8"),
                                      chapters, times) for page in BLOCKS}
-    # The drawing is compared as SVG (text, stable); its PDF twin is written
+    # Each drawing is compared as SVG (text, stable); its PDF twin is written
     # with it.
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
-        drawn = draw_dependencies(chapters, Path(folder) / "dependencies")
-        outputs.update({FIGURE.with_suffix(p.suffix): p.read_bytes() for p in drawn})
+        for language, figure in FIGURES.items():
+            if language != "en" and cjk_font() is None:
+                print(f"{figure.name}.* not checked: no {CJK_FAMILY} font to draw it with")
+                continue
+            drawn = draw_dependencies(chapters, Path(folder) / figure.name, language)
+            outputs.update({figure.with_name(p.name): p.read_bytes() for p in drawn})
     stale = [p for p, new in outputs.items() if not p.exists() or (
         p.read_text(encoding="utf-8") != new if isinstance(new, str)
         else p.suffix == ".svg" and p.read_bytes() != new)]
-    if FIGURE.with_suffix(".svg") in stale and FIGURE.with_suffix(".pdf") not in stale:
-        stale.append(FIGURE.with_suffix(".pdf"))
+    for figure in FIGURES.values():
+        svg, pdf = (figure.with_name(figure.name + suffix) for suffix in (".svg", ".pdf"))
+        if svg in stale and pdf not in stale:
+            stale.append(pdf)
     if args.check:
         for path in stale:
             print(f"{path.relative_to(ROOT)} is out of date: run "

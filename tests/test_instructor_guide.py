@@ -59,6 +59,10 @@ def test_every_chapter_was_timed_and_the_figure_is_described():
                                                 times["measured"])
     svg = (GUIDE / "dependencies.svg").read_text(encoding="utf-8")
     assert "<script" not in svg and "Cross-validation" in svg     # text stays text
+    # The Chinese edition's twin (Sphinx's figure_language_filename) speaks Chinese.
+    svg = (GUIDE / "dependencies.zh_CN.svg").read_text(encoding="utf-8")
+    assert "交叉验证" in svg and "第III部分" in svg and "Cross-validation" not in svg
+    assert (GUIDE / "dependencies.zh_CN.pdf").read_bytes().startswith(b"%PDF")
     assert re.search(r"^:alt: .{80,}$", (GUIDE / "index.md").read_text(encoding="utf-8"), re.M)
 
 
