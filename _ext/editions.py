@@ -38,7 +38,7 @@ from sphinx import addnodes
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
-from site_assets import SearchEnglishWithCJK
+from site_assets import SearchEnglishWithCJK, add_header_template
 
 HERE = Path(__file__).resolve().parent
 CHINESE = "zh_CN"
@@ -85,13 +85,7 @@ def _add_static_path(app) -> None:
 
 
 def _add_switch_template(app, config) -> None:
-    templates = str(HERE / "editions_templates")
-    if templates not in config.templates_path:
-        config.templates_path.append(templates)
-    options = config.html_theme_options
-    end = list(options.get("article_header_end") or ["article-header-buttons.html"])
-    if "language-switch.html" not in end:
-        options["article_header_end"] = ["language-switch.html", *end]
+    add_header_template(config, HERE / "editions_templates", "language-switch.html")
 
 
 # Theme words that do not come from a catalog: Jupyter Book sets the search

@@ -117,6 +117,20 @@ class SearchEnglishWithCJK(SearchEnglish):
         return [term for word in super().split(input) for term in cjk_terms(word)]
 
 
+def add_header_template(config, templates: Path, template: str) -> None:
+    """Put ``template`` (an HTML file in the folder ``templates``) first in every page's header.
+
+    The language switch (editions.py) and the "Slides" link (slides.py) sit
+    in the article header beside the theme's own buttons.
+    """
+    if str(templates) not in config.templates_path:
+        config.templates_path.append(str(templates))
+    options = config.html_theme_options
+    end = list(options.get("article_header_end") or ["article-header-buttons.html"])
+    if template not in end:
+        options["article_header_end"] = [template, *end]
+
+
 def _repository_buttons(app, config) -> None:
     options = config.html_theme_options
     launch = options.setdefault("launch_buttons", {})

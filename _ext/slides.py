@@ -480,13 +480,10 @@ def build_site_decks(site: Path, language: str, root=None, cache=None) -> list[P
 # -- Sphinx: the decks of the edition being built, and the header's "Slides" link ----
 
 def _add_link_template(app, config) -> None:
-    templates = str(HERE / "slides_templates")
-    if templates not in config.templates_path:
-        config.templates_path.append(templates)
-    options = config.html_theme_options
-    end = list(options.get("article_header_end") or ["article-header-buttons.html"])
-    if "slides-link.html" not in end:
-        options["article_header_end"] = ["slides-link.html", *end]
+    # Imported here: the deck builder also runs as a script without Sphinx's site.
+    from site_assets import add_header_template
+
+    add_header_template(config, HERE / "slides_templates", "slides-link.html")
 
 
 def _language(config) -> str:
