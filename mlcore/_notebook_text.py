@@ -24,7 +24,8 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["plain_markdown", "read_bibliography", "proof_numbers", "TEXT", "LANGUAGES",
+__all__ = ["plain_markdown", "read_bibliography", "proof_numbers", "book_labels", "TEXT",
+           "LANGUAGES",
            "check_language", "SelfCheck", "SelfCheckOption", "parse_self_check",
            "self_checks"]
 
@@ -36,6 +37,9 @@ _LEADING_VERDICT = re.compile(r"^(?:Yes|No|Right|Wrong):\s*")
 _TARGET = re.compile(r"^\((?P<label>[\w:.-]+)\)=\s*$", re.M)
 _ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<text>[^`]*)`")
 _EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+# A target line followed by a heading: what a {ref} to the label shows is the heading.
+_HEADING_TARGET = re.compile(r"^\((?P<label>[\w:.-]+)\)=[ \t]*\n#{1,6}[ \t]+(?P<title>.+?)[ \t#]*$",
+                             re.M)
 _EQUATION_LABEL = re.compile(r"(\$\$)\s*\((?P<label>[\w:.-]+)\)\s*$", re.M)
 
 _KINDS = {"prf:theorem": "Theorem", "prf:lemma": "Lemma", "prf:corollary": "Corollary",
@@ -57,6 +61,7 @@ TEXT = {
         "heading": "{kind} ({title}).", "heading_untitled": "{kind}.",
         "proof": "Proof.",
         "exercise": "Exercise{label}: {title}", "exercise_untitled": "Exercise{label}.",
+        "exercise_ref": "Exercise `{label}`", "chapter_ref": "Chapter {number}",
         "stop": ".",
         "solution": "Solution", "solution_to": "Solution to `{label}`",
         "solution_start": "**Solution to `{label}`** (the cells below, to the end of "
@@ -87,6 +92,7 @@ TEXT = {
         "heading": "{kind}（{title}）", "heading_untitled": "{kind}",
         "proof": "证明",
         "exercise": "练习{label}：{title}", "exercise_untitled": "练习{label}",
+        "exercise_ref": "练习`{label}`", "chapter_ref": "第{number}章",
         "stop": "。",
         "solution": "解答", "solution_to": "`{label}`的解答",
         "solution_start": "**`{label}`的解答**（即下面的单元格，直到解答结束）。",
@@ -199,10 +205,15 @@ def _roles(text: str, bibliography: dict[str, str], words: dict, numbers: dict) 
                 who, _, year = found.rpartition(" ")
                 cited.append(f"{who} ({year})" if who and year.isdigit() else found)
             return "; ".join(cited)
-        if name == "prf:ref" and not explicit and target in numbers:
-            # What the website prints for it: "Theorem 2.1" / "定理 2.1".
+        if name in ("prf:ref", "ref") and not explicit and target in numbers:
+            # What the website prints for it: "Theorem 2.1" / "定理 2.1", a section's
+            # title; in place of the site's "Exercise 1.1" the name the notebook shows.
             kind, number = numbers[target]
-            return f"[{(words['kinds'][kind] + ' ' + number).strip()}](#{target})"
+            shown = (number if kind == "section"
+                     else words["exercise_ref"].format(label=target) if kind == "exercise"
+                     else words["chapter_ref"].format(number=number) if kind == "chapter"
+                     else (words["kinds"][kind] + " " + number).strip())
+            return f"[{shown}](#{target})"
         if name in ("prf:ref", "ref", "numref", "eq"):
             return f"[{shown}](#{target})"
         if name == "math":
@@ -445,12 +456,15 @@ def self_checks(source: str) -> list:
 
 
 def proof_numbers(notebook, chapter) -> dict[str, tuple[str, str]]:
-    """Number a chapter's ``prf:`` directives as the website does.
+    """Number a chapter's ``prf:`` directives as the website does, and name its other targets.
 
     sphinx-proof counts each kind separately within a chapter and prefixes the
     chapter's number: the second lemma of chapter 2 is "Lemma 2.2" (the book's
     table of contents numbers the chapters ``NN_name`` as NN). Proofs are not
-    numbered, nor is a directive with ``:nonumber:``.
+    numbered, nor is a directive with ``:nonumber:``. The chapter's other
+    targets of a ``{ref}`` are here too: a ``(label)=`` line above a heading
+    as ``("section", heading)``, an exercise's ``:label:`` as
+    ``("exercise", "")``.
 
     Parameters
     ----------
@@ -472,6 +486,9 @@ def proof_numbers(notebook, chapter) -> dict[str, tuple[str, str]]:
     ...           ":::{prf:theorem} B\\n:label: thm-b\\n:::\\n:::{prf:lemma} C\\n:label: lem-c\\n:::"}]
     >>> proof_numbers({"cells": cells}, "02_bounds")
     {'lem-a': ('prf:lemma', '2.1'), 'thm-b': ('prf:theorem', '2.1'), 'lem-c': ('prf:lemma', '2.2')}
+    >>> proof_numbers({"cells": [{"cell_type": "markdown",
+    ...                           "source": "(sec-a)=\\n## The threshold\\n"}]}, "01_x")
+    {'sec-a': ('section', 'The threshold')}
     """
     if not isinstance(chapter, str):
         raise TypeError(f"chapter must be the chapter's file stem (a str), got "
@@ -484,9 +501,18 @@ def proof_numbers(notebook, chapter) -> dict[str, tuple[str, str]]:
         if cell.get("cell_type") != "markdown":
             continue
         source = cell.get("source", "")
-        lines = ("".join(source) if isinstance(source, list) else source).split("\n")
+        text = "".join(source) if isinstance(source, list) else source
+        for target in _HEADING_TARGET.finditer(text):
+            numbers[target["label"]] = ("section", target["title"])
+        lines = text.split("\n")
         for i, line in enumerate(lines):
             opening = _OPEN.match(line)
+            if opening and opening["name"] == "exercise":
+                label = next((found["value"] for option in lines[i + 1:]
+                              if (found := _OPTION.match(option)) and found["key"] == "label"),
+                             None)
+                if label:
+                    numbers[label] = ("exercise", "")
             if not opening or opening["name"] not in _KINDS:
                 continue
             options = {}
@@ -502,6 +528,33 @@ def proof_numbers(notebook, chapter) -> dict[str, tuple[str, str]]:
             if "label" in options:
                 numbers[options["label"]] = (opening["name"], number)
     return numbers
+
+
+def book_labels(folder) -> dict[str, tuple[str, str]]:
+    """Every chapter's labels as a reference from another chapter shows them.
+
+    For the chapter notebooks ``NN_name.ipynb`` in ``folder``: a theorem's
+    number as :func:`proof_numbers` gives it ("Theorem 2.1" wherever it is
+    cited), an exercise by its name, and a chapter's title or section, whose
+    text a student's copy of another chapter does not have in its language,
+    as ``("chapter", "3")``: "Chapter 3" / "第3章". Merge a chapter's own
+    :func:`proof_numbers` over it, so that its sections keep their titles.
+
+    Examples
+    --------
+    >>> labels = book_labels("chapters")      # doctest: +SKIP
+    >>> labels["ch-vc-dimension"], labels["thm-finite-uniform"]  # doctest: +SKIP
+    (('chapter', '3'), ('prf:theorem', '2.1'))
+    """
+    import json
+
+    labels = {}
+    for path in sorted(Path(folder).glob("[0-9][0-9]_*.ipynb")):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        for label, (kind, number) in proof_numbers(notebook, path.stem).items():
+            labels[label] = ("chapter", str(int(path.name[:2]))) if kind == "section" \
+                else (kind, number)
+    return labels
 
 
 def plain_markdown(source: str, bibliography: dict[str, str] | None = None, *,

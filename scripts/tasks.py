@@ -618,6 +618,7 @@ def lab_copies(language: str = "en") -> list[Path]:
     folder = lab_folder(language)
     folder.mkdir(exist_ok=True)
     copied = []
+    labels = text.book_labels(ROOT / "chapters")   # references between chapters
     for notebook in sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb")):
         target = folder / notebook.name
         if target.exists():
@@ -628,7 +629,7 @@ def lab_copies(language: str = "en") -> list[Path]:
             if catalog.is_file():
                 content, _ = translate.translate_notebook(content,
                                                           translate.read_catalog(catalog))
-        numbers = text.proof_numbers(content, notebook.stem)
+        numbers = {**labels, **text.proof_numbers(content, notebook.stem)}
         for cell in content["cells"]:
             if cell["cell_type"] == "markdown":
                 source = "".join(cell["source"])

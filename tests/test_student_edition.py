@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mlcore._notebook_text import read_bibliography
+from mlcore._notebook_text import book_labels, read_bibliography
 from mlcore.homework import parse_questions, student_edition
 from mlcore.homework._assign import check_student_edition
 from mlcore.homework._format import autograder_notebook
@@ -137,3 +137,32 @@ def test_a_cross_reference_reads_as_the_website_numbers_it(editions, language):
     assert len(referenced) >= 5
     raw = [label for label in referenced if f"[{label}](#{label})" in text]
     assert raw == [], raw                                  # no label shown as text
+
+
+def test_no_reference_in_any_student_edition_shows_its_label():
+    """A {ref} reads as the website's section title, an exercise by the name the
+    notebook gives it, another chapter as "Chapter 3" / "第3章" (#39, item 3)."""
+    from mlcore.homework._assign import _in_language
+
+    labels = book_labels(ROOT / "chapters")
+    assert labels["ch-vc-dimension"] == ("chapter", "3") and labels["sec-threshold"] == ("chapter", "1")
+    assert labels["thm-finite-uniform"] == ("prf:theorem", "2.1")
+    for chapter in CHAPTERS:
+        nb = json.loads(chapter.read_text(encoding="utf-8"))
+        referenced = set(re.findall(r"\{(?:prf:)?ref\}`([\w-]+)`", "\n".join(_markdown(nb))))
+        text = "\n".join(_markdown(student_edition(nb, chapter.stem, BIBLIOGRAPHY,
+                                                   chapters=labels)))
+        raw = [label for label in referenced if f"[{label}](#{label})" in text]
+        assert raw == [], (chapter.stem, raw)
+    first = CHAPTERS[0]
+    nb = json.loads(first.read_text(encoding="utf-8"))
+    english = "\n".join(_markdown(student_edition(nb, first.stem, BIBLIOGRAPHY, chapters=labels)))
+    for shown in ["[The decision threshold: ½ is a choice](#sec-threshold)",
+                  "[Chapter 3](#ch-vc-dimension)", "[Exercise `ex01-separable`](#ex01-separable)"]:
+        assert shown in english, shown
+    chinese_nb = _in_language(nb, first, "zh_CN", lambda line: None)
+    chinese = "\n".join(_markdown(student_edition(chinese_nb, first.stem, BIBLIOGRAPHY,
+                                                  language="zh_CN", chapters=labels)))
+    for shown in ["[决策阈值：½只是一种选择](#sec-threshold)", "[第3章](#ch-vc-dimension)",
+                  "[练习`ex01-separable`](#ex01-separable)"]:
+        assert shown in chinese, shown

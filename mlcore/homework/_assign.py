@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._notebook_text import plain_markdown, proof_numbers, read_bibliography
+from .._notebook_text import book_labels, plain_markdown, proof_numbers, read_bibliography
 from ._format import autograder_notebook, parse_questions, student_edition
 from ._grade import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
 from ._sandbox import Limits
@@ -125,14 +125,16 @@ def _source(cell) -> str:
 
 
 def check_student_edition(chapter_nb, student: dict, spec: dict, chapter: str,
-                          bibliography: dict | None = None, language: str = "en") -> list:
+                          bibliography: dict | None = None, language: str = "en",
+                          chapters: dict | None = None) -> list:
     """What the student edition lacks: exercises, their statements, public tests, or a
     specification that ``check`` can build from it.
 
     A statement counts as kept when its plain form (``plain_markdown`` with the
-    ``bibliography`` and ``language`` the edition was made with) is in the edition's text, read
-    without the quote marks ("> ") that set an exercise apart and with every run
-    of white space as one space (a quoted formula is written on one line)."""
+    ``bibliography``, ``language`` and ``chapters`` the edition was made with) is in
+    the edition's text, read without the quote marks ("> ") that set an exercise
+    apart and with every run of white space as one space (a quoted formula is
+    written on one line)."""
     problems = []
     try:
         student_spec = build_spec(student, chapter)
@@ -141,7 +143,8 @@ def check_student_edition(chapter_nb, student: dict, spec: dict, chapter: str,
     text = "\n".join(_source(c) for c in student["cells"])
     unquoted = " ".join(" ".join(_QUOTE.sub("", line) for line in text.split("\n")).split())
     theirs = {q["name"]: q for q in student_spec["questions"]}
-    plain = {"language": language, "numbers": proof_numbers(chapter_nb, chapter)}
+    plain = {"language": language, "numbers": {**(chapters or {}),
+                                               **proof_numbers(chapter_nb, chapter)}}
     for q, parsed in zip(spec["questions"], parse_questions(chapter_nb)):
         if q["name"] not in theirs:
             problems.append(f"{q['name']}: the exercise is missing from the student edition")
@@ -277,13 +280,16 @@ def assign(chapters, out, *, verify: bool = True, limits: Limits | None = None,
             continue
         bib = path.parent / "references.bib"      # the chapters' citations, as "(Author Year)"
         bibliography = read_bibliography(bib) if bib.is_file() else {}
-        student = student_edition(nb, chapter, bibliography, language=language)
+        # what a reference to another chapter shows: "Chapter 3", "Theorem 2.1"
+        chapters_labels = book_labels(path.parent)
+        student = student_edition(nb, chapter, bibliography, language=language,
+                                  chapters=chapters_labels)
         graded = autograder_notebook(nb, chapter)
         spec = build_spec(graded, chapter)
         item = Assigned(chapter, out / "student" / f"{chapter}.ipynb",
                         out / "autograder" / chapter)
         item.problems += check_student_edition(nb, student, spec, chapter, bibliography,
-                                               language)
+                                               language, chapters_labels)
         _dump(item.student, student)
         _dump(item.autograder / f"{chapter}.ipynb", graded)
         (item.autograder / SPEC_NAME).write_text(json.dumps(spec, indent=1) + "\n",

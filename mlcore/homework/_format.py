@@ -409,7 +409,7 @@ def _owner(questions: list) -> dict:
 
 
 def student_edition(nb, chapter: str, bibliography: dict | None = None, *,
-                    language: str = "en") -> dict:
+                    language: str = "en", chapters: dict | None = None) -> dict:
     """Return the student edition of a chapter notebook.
 
     Solutions become ``...``; solution directives, gated solution cells,
@@ -433,6 +433,10 @@ def student_edition(nb, chapter: str, bibliography: dict | None = None, *,
         "Check yourself.", "Theorem 2.1", the answer cells:
         :data:`mlcore._notebook_text.TEXT`); give the notebook already
         translated (``assign --language``), its own text is not touched.
+    chapters : dict, optional
+        The book's chapter labels (:func:`mlcore._notebook_text.book_labels`),
+        so that a reference to another chapter reads "Chapter 3"; without it
+        such a reference shows its label.
 
     Returns
     -------
@@ -443,7 +447,8 @@ def student_edition(nb, chapter: str, bibliography: dict | None = None, *,
     words = TEXT[check_language(language)]
     questions = parse_questions(nb)
     # The site's numbers of the chapter's theorems, for headings and {prf:ref}.
-    plain = {"language": language, "numbers": proof_numbers(nb, chapter)}
+    plain = {"language": language, "numbers": {**(chapters or {}),
+                                               **proof_numbers(nb, chapter)}}
     owner, manual = _owner(questions), {q.exercise_cell: q for q in questions if q.manual}
     cells, gated, noted = [], False, False
     for index, cell in enumerate(nb["cells"]):
