@@ -107,12 +107,17 @@ def _nested(found: Download, path: str, kind: str, read, mtime) -> None:
     elif kind == "symlink":
         found.refused.append((name, SYMLINK))
     else:
-        data, why = read()
-        if data is None:
-            found.refused.append((name, f"unreadable: {why}"))
-        else:
-            found.files.append((name, data))
-            found.mtimes[name] = mtime
+        _take(found, name, read, mtime)
+
+
+def _take(found: Download, name: str, read, mtime) -> None:
+    """A notebook entry's bytes into ``found.files``, or its refusal saying why."""
+    data, why = read()
+    if data is None:
+        found.refused.append((name, f"unreadable: {why}"))
+    else:
+        found.files.append((name, data))
+        found.mtimes[name] = mtime
 
 
 def _top(found: Download, name: str, kind: str, read, mtime) -> None:
@@ -127,12 +132,7 @@ def _top(found: Download, name: str, kind: str, read, mtime) -> None:
         elif kind == "dir":
             found.skipped.append((name, "a folder, not a notebook file"))
         else:
-            data, why = read()
-            if data is None:
-                found.refused.append((name, f"unreadable: {why}"))
-            else:
-                found.files.append((name, data))
-                found.mtimes[name] = mtime
+            _take(found, name, read, mtime)
     elif name.lower().endswith(".ipynb"):
         found.skipped.append((shown_name(name), "the extension is not lower-case "
                                                 ".ipynb; rename it to grade it"))
