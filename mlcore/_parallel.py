@@ -1,19 +1,28 @@
 """Running repetitions in parallel, with a progress bar in a live notebook.
 
 Every loop over repetitions or candidates in mlcore goes through
-:func:`parallel_map`, so ``n_jobs`` means the same everywhere and a user can
-point joblib at a Dask or Ray cluster (``joblib.parallel_config``) without
-changing code. The progress bar is off when ``MLCORE_QUIET=1`` (the site
-build and the tests set it) so that logs and pages stay clean.
+:func:`parallel_map` (or joblib directly), so ``n_jobs`` means the same
+everywhere, and :func:`dask_backend` sends all of them to a Dask cluster
+without changing code: the full-size experiments in ``scripts/`` take
+``--scheduler local:N`` or a scheduler's address. The progress bar is off when
+``MLCORE_QUIET=1`` (the site build and the tests set it) so that logs and
+pages stay clean.
 """
 
 from __future__ import annotations
+
+import re
+from contextlib import contextmanager
 
 from joblib import Parallel, delayed
 
 from ._validation import check_n_jobs, quiet
 
-__all__ = ["parallel_map", "progress"]
+__all__ = ["parallel_map", "progress", "dask_backend"]
+
+# Dask's own address schemes (distributed.comm): tcp is the usual one.
+_ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
+_LOCAL = re.compile(r"local:(\d+)")
 
 
 def progress(iterable, *, total: int | None = None, desc: str | None = None):
@@ -69,3 +78,68 @@ def parallel_map(func, items, *, n_jobs=None, desc: str | None = None) -> list:
     for result, _ in zip(runner(delayed(func)(item) for item in items), bar):
         results.append(result)
     return results
+
+
+@contextmanager
+def dask_backend(scheduler: str | None):
+    """Run joblib's parallel loops (every ``n_jobs`` of mlcore) on a Dask cluster.
+
+    Inside the ``with`` block, a loop run with ``n_jobs`` other than None or 1
+    sends its repetitions to the cluster's workers through joblib's Dask
+    backend. The results do not change: every repetition of mlcore draws from
+    a seed of its own, fixed before the loop, whoever runs it.
+
+    Parameters
+    ----------
+    scheduler : str or None
+        None: nothing changes (joblib's own processes on this machine).
+        ``"local:N"``: a Dask ``LocalCluster`` of N single-threaded worker
+        processes on this machine, closed when the block ends. Otherwise the
+        address of a running Dask scheduler, e.g. ``"tcp://10.0.0.5:8786"``
+        (``dask scheduler``, dask-jobqueue on SLURM or PBS, dask-kubernetes).
+
+    Yields
+    ------
+    distributed.Client or None
+        The client of the cluster; None without a scheduler.
+
+    Raises
+    ------
+    ValueError
+        If ``scheduler`` is neither ``"local:N"`` with N >= 1 nor an address.
+    ImportError
+        If Dask distributed is not installed.
+
+    Examples
+    --------
+    >>> with dask_backend(None) as client:
+    ...     parallel_map(abs, [-1, 2], n_jobs=2)
+    [1, 2]
+    """
+    if scheduler is None:
+        yield None
+        return
+    local = _LOCAL.fullmatch(scheduler) if isinstance(scheduler, str) else None
+    if not (local and int(local[1]) >= 1) and not (
+            isinstance(scheduler, str) and _ADDRESS.fullmatch(scheduler)):
+        raise ValueError(f"scheduler must be 'local:N' (N >= 1 worker processes on this "
+                         f"machine) or a Dask scheduler's address such as "
+                         f"'tcp://host:8786', got {scheduler!r}.")
+    try:
+        import joblib
+        from distributed import Client, LocalCluster
+    except ImportError as error:
+        raise ImportError("running on a Dask scheduler needs Dask distributed: "
+                          "pip install -r requirements.txt") from error
+    import logging
+
+    cluster = (LocalCluster(n_workers=int(local[1]), threads_per_worker=1, processes=True,
+                            dashboard_address=":0", silence_logs=logging.ERROR)
+               if local else None)
+    try:
+        with Client(cluster if local else scheduler) as client, \
+                joblib.parallel_config(backend="dask"):
+            yield client
+    finally:
+        if cluster is not None:
+            cluster.close()

@@ -2,6 +2,7 @@
 
     python scripts/bootstrap_simulation.py                 # the sizes below, all cores
     python scripts/bootstrap_simulation.py --repetitions 50 --n-jobs 2
+    python scripts/bootstrap_simulation.py --scheduler local:2   # on Dask (or tcp://host:8786)
     python scripts/bootstrap_simulation.py --parts estimators --data gaussian --sizes 20
 
 The last line is the part chapter 6 quotes (1-NN and LDA, Gaussian classes,
@@ -48,6 +49,9 @@ from scipy import stats  # noqa: E402
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis  # noqa: E402
 from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
 
+from _cluster import add_scheduler_option, jobs  # noqa: E402
+
+from mlcore._parallel import dask_backend  # noqa: E402
 from mlcore.bootstrap import (gaussian_classes, interval_coverage, oob_gap_study,  # noqa: E402
                               simulate_error_estimates)
 
@@ -163,6 +167,8 @@ if __name__ == "__main__":
     parser.add_argument("--data", default="gaussian,noinfo", help="gaussian and/or noinfo")
     parser.add_argument("--sizes", default="20,50", help="training-set sizes m")
     parser.add_argument("--learners", default="1-NN,LDA")
+    add_scheduler_option(parser)
     args = parser.parse_args()
-    main(args.repetitions, args.n_jobs, args.gap_datasets, args.parts, args.data, args.sizes,
-         args.learners)
+    with dask_backend(args.scheduler):
+        main(args.repetitions, jobs(args.n_jobs, args.scheduler), args.gap_datasets,
+             args.parts, args.data, args.sizes, args.learners)

@@ -1,6 +1,6 @@
 """Chapter 2's Monte Carlo experiment at full size (the chapter runs 2,000 training sets).
 
-    python scripts/bounds_experiment.py [--n-trials 20000] [--n-jobs -1]
+    python scripts/bounds_experiment.py [--n-trials 20000] [--n-jobs -1] [--scheduler local:2]
 
 For k = 10, 100, 1000 threshold classifiers and several training-set sizes m,
 it simulates ``n_trials`` training sets, then prints
@@ -31,7 +31,9 @@ import sys
 import time
 
 import numpy as np
+from _cluster import add_scheduler_option, jobs
 
+from mlcore._parallel import dask_backend
 from mlcore.bounds import (
     binomial_deviation_tail,
     finite_class_failure_bound,
@@ -48,7 +50,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--n-jobs", type=int, default=-1)
     parser.add_argument("--gamma", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=0)
+    add_scheduler_option(parser)
     args = parser.parse_args(argv)
+    args.n_jobs = jobs(args.n_jobs, args.scheduler)
+    with dask_backend(args.scheduler):
+        return experiment(args)
+
+
+def experiment(args) -> int:
     gamma, failures, start = args.gamma, 0, time.perf_counter()
     run = dict(n_trials=args.n_trials, random_state=args.seed, n_jobs=args.n_jobs)
 

@@ -4,6 +4,8 @@ Run from the repository root:
 
     python scripts/ch07_experiments.py            # everything (about 2-4 CPU minutes)
     python scripts/ch07_experiments.py wrappers   # one part: wrappers, xor, sms, esl or duplicates
+    python scripts/ch07_experiments.py --n-jobs 2              # two parts at a time
+    python scripts/ch07_experiments.py --scheduler local:2     # the parts on Dask (or tcp://host:8786)
 
 Sizes (the chapter uses smaller ones to stay under 30 s):
 
@@ -30,9 +32,10 @@ Sizes (the chapter uses smaller ones to stay under 30 s):
 
 from __future__ import annotations
 
-import sys
+import argparse
 
 import numpy as np
+from _cluster import add_scheduler_option, jobs, run_parts
 from sklearn.datasets import make_classification
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.metrics import f1_score
@@ -41,6 +44,7 @@ from sklearn.model_selection import (KFold, StratifiedGroupKFold, StratifiedKFol
 from sklearn.naive_bayes import GaussianNB, MultinomialNB
 from sklearn.neighbors import KNeighborsClassifier
 
+from mlcore._parallel import dask_backend
 from mlcore.datasets import load_sms_spam
 from mlcore.feature_selection import (correlation_scores, forward_search,
                                       gaussian_nb_subset_accuracy, jmi_select, mi_scores,
@@ -220,7 +224,18 @@ def duplicates(seeds=(SEED, SEED + 1, SEED + 2)):
 
 
 if __name__ == "__main__":
-    parts = sys.argv[1:] or ["wrappers", "xor", "sms", "esl", "duplicates"]
-    for part in parts:
-        {"wrappers": wrappers, "xor": xor, "sms": sms, "esl": esl,
-         "duplicates": duplicates}[part]()
+    PARTS = {"wrappers": wrappers, "xor": xor, "sms": sms, "esl": esl,
+             "duplicates": duplicates}
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("parts", nargs="*", metavar="PART",
+                        help=f"the parts to run: {', '.join(PARTS)} (all by default)")
+    parser.add_argument("--n-jobs", type=int, default=1,
+                        help="parts run at once (each part runs in one process)")
+    add_scheduler_option(parser)
+    args = parser.parse_args()
+    unknown = [part for part in args.parts if part not in PARTS]
+    if unknown:
+        parser.error(f"unknown part(s) {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
+    with dask_backend(args.scheduler):
+        run_parts([PARTS[part] for part in args.parts or PARTS],
+                  jobs(args.n_jobs, args.scheduler))

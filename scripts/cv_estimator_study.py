@@ -3,6 +3,7 @@
     python scripts/cv_estimator_study.py                      # 2,000 training sets per size
     python scripts/cv_estimator_study.py --repeats 200 --sizes 30 60 120
     python scripts/cv_estimator_study.py --sections nested    # only section 4
+    python scripts/cv_estimator_study.py --scheduler local:2  # on Dask (or tcp://host:8786)
 
 The chapter runs the same experiments at sizes that execute in seconds:
 ``mlcore.model_selection.cv_estimator_study`` at 200 training sets at m = 30, 60,
@@ -32,6 +33,9 @@ import numpy as np
 from sklearn.linear_model import LinearRegression
 from sklearn.model_selection import KFold, LeaveOneOut, cross_val_score
 
+from _cluster import add_scheduler_option, jobs  # noqa: E402
+
+from mlcore._parallel import dask_backend  # noqa: E402
 from mlcore.model_selection import (SELECTION_SCHEMES, STUDY_SCHEMES, cv_estimator_study,
                                     degree_curves, degree_selection_study,
                                     legendre_design,
@@ -110,8 +114,15 @@ def main():
                         default=["bench", "study", "mx2", "nested", "selection"],
                         choices=["bench", "study", "mx2", "nested", "selection"],
                         help="what to run")
+    add_scheduler_option(parser)
     args = parser.parse_args()
+    args.n_jobs = jobs(args.n_jobs, args.scheduler)
     os.environ.setdefault("MLCORE_QUIET", "1")
+    with dask_backend(args.scheduler):
+        run_sections(args)
+
+
+def run_sections(args):
     if "bench" in args.sections:
         benchmark(args)
     if "study" in args.sections:

@@ -2,6 +2,7 @@
 
     python scripts/reproduce_kl_tables.py                 # 1,000 repetitions, ~minutes
     python scripts/reproduce_kl_tables.py --n-repeats 100 --out /tmp/t.csv
+    python scripts/reproduce_kl_tables.py --scheduler local:2   # on Dask (or tcp://host:8786)
 
 For each of the paper's seven settings (data set and class label; folds
 stratified on that label) it estimates D_AKL(K), the symmetric Gaussian KL
@@ -30,6 +31,9 @@ import pandas as pd
 
 os.environ.setdefault("MLCORE_QUIET", "1")
 
+from _cluster import add_scheduler_option, jobs  # noqa: E402
+
+from mlcore._parallel import dask_backend  # noqa: E402
 from mlcore.divergence import kfold_kl_curve, max_n_folds, paper_datasets  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,8 +69,10 @@ if __name__ == "__main__":
     parser.add_argument("--n-repeats", type=int, default=1000)
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "mlcore" / "data" / "kfold_kl_1000.csv")
+    add_scheduler_option(parser)
     options = parser.parse_args()
-    table = run(options.n_repeats, options.n_jobs)
+    with dask_backend(options.scheduler):
+        table = run(options.n_repeats, jobs(options.n_jobs, options.scheduler))
     table.to_csv(options.out, index=False, float_format="%.8g")
     wide = table[table.K.isin(TABLE_KS)].pivot_table(index="K", columns=["estimator", "dataset"],
                                                       values="d_akl")
