@@ -16,9 +16,9 @@ import pytest
 
 from mlcore._notebook_text import read_bibliography
 from mlcore.homework import parse_questions, student_edition
-from mlcore.homework._assign import check_student_edition
-from mlcore.homework._format import autograder_notebook
-from mlcore.homework._spec import build_spec
+from mlcore.homework.editions._assign import check_student_edition
+from mlcore.homework.grading._format import autograder_notebook
+from mlcore.homework.grading._spec import build_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
@@ -93,7 +93,7 @@ TOOL_WORDS = ["Student edition of chapter", "Autograded:", "Graded by your teach
 def editions():
     """The English and the Chinese student edition of REFERENCED (the Chinese one
     made as ``assign --language zh_CN`` makes it)."""
-    from mlcore.homework._assign import _in_language
+    from mlcore.homework.editions._assign import _in_language
 
     nb = json.loads(REFERENCED.read_text(encoding="utf-8"))
     chinese = _in_language(nb, REFERENCED, "zh_CN", lambda line: None)

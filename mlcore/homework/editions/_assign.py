@@ -24,10 +24,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._notebook_text import plain_markdown, proof_numbers, read_bibliography
-from ._format import autograder_notebook, parse_questions, student_edition
-from ._grade import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
-from ._sandbox import Limits
+from ..._notebook_text import plain_markdown, proof_numbers, read_bibliography
+from ..grading import autograder_notebook, parse_questions, student_edition
+from ..grading import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
+from ..sandbox import Limits
 
 __all__ = ["find_chapters", "assign", "Assigned"]
 
@@ -44,7 +44,7 @@ def _chapters_folder() -> Path:
     here = Path.cwd() / "chapters"
     if here.is_dir():
         return here
-    return Path(__file__).resolve().parents[2] / "chapters"
+    return Path(__file__).resolve().parents[3] / "chapters"
 
 
 def find_chapters(selectors=(), folder=None) -> list:

@@ -34,7 +34,7 @@ import copy
 import re
 from dataclasses import dataclass, field
 
-from .._notebook_text import TEXT, check_language, plain_markdown, proof_numbers
+from ..._notebook_text import TEXT, check_language, plain_markdown, proof_numbers
 from ._rules import check_forbid
 
 __all__ = ["Question", "FormatError", "parse_questions", "stub_solution",

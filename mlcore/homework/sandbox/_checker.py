@@ -40,7 +40,7 @@ if __name__ == "__main__":
     # name its own folder, and the one holding the mlcore package it belongs to.
     _HERE = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, _HERE)
-    sys.path.append(os.path.dirname(os.path.dirname(_HERE)))
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(_HERE))))
 
 try:                      # run as a script: its folder is on sys.path (above)
     from _wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
