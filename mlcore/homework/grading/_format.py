@@ -77,7 +77,8 @@ class Question:
         Indices of its test cells and whether each is hidden.
     forbid : list of str
         Names its solution must not use (``homework.forbid`` in the exercise
-        cell's metadata), checked by :func:`mlcore.homework._rules.forbidden_uses`.
+        cell's metadata), checked by
+        :func:`mlcore.homework.grading._rules.forbidden_uses`.
     """
 
     name: str

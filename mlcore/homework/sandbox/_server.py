@@ -32,7 +32,7 @@ if __name__ == "__main__":
 
 try:                      # run as a script: its folder is on sys.path (above)
     from _wire import encode_plain, json_reply, read_frame, write_frame
-except ImportError:       # imported as mlcore.homework._server (documentation)
+except ImportError:       # imported as mlcore.homework.sandbox._server (documentation)
     from ._wire import encode_plain, json_reply, read_frame, write_frame
 
 
