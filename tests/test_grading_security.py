@@ -357,7 +357,7 @@ def test_hostile_file_names_are_refused_or_written_safely(tiny, tmp_path):
 
 
 def test_outputs_do_not_count_towards_the_size_limit(tiny):
-    from mlcore.homework.grading._format import student_edition
+    from mlcore.homework.editions._edition import student_edition
     from mlcore.homework.grading._plan import MAX_BYTES, MAX_FILE_BYTES
     _, solution, _ = tiny
     big = copy.deepcopy(solution)

@@ -17,7 +17,7 @@ import pytest
 from mlcore._notebook_text import read_bibliography
 from mlcore.homework import parse_questions, student_edition
 from mlcore.homework.editions._assign import check_student_edition
-from mlcore.homework.grading._format import autograder_notebook
+from mlcore.homework.editions._edition import autograder_notebook
 from mlcore.homework.grading._spec import build_spec
 
 ROOT = Path(__file__).resolve().parent.parent

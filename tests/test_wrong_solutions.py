@@ -215,7 +215,7 @@ def chapter_verdicts(chapter: str) -> dict:
     import nbformat
 
     from mlcore.homework.sandbox._checker import run_check
-    from mlcore.homework.grading._format import autograder_notebook
+    from mlcore.homework.editions._edition import autograder_notebook
     from mlcore.homework.grading._grade import build_spec
     from mlcore.homework.grading._plan import (adopt_chapter_ids, names_used,
                                                plan_notebook)

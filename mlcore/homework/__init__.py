@@ -26,12 +26,12 @@ Examples
 """
 
 from .classroom import collect_submissions
-from .editions import Assigned, assign, find_chapters
+from .editions import (Assigned, assign, autograder_notebook, find_chapters,
+                       student_edition)
 from .grading import (STATUSES, FormatError, Question, Submission, add_extra_tests,
-                      autograder_notebook, build_spec, check_notebook, check_spec,
-                      default_jobs, grade_one, grade_submissions, load_spec,
-                      make_reference, merge_manual_scores, parse_questions,
-                      read_notebook, safe_failure, student_edition, stub_solution,
+                      build_spec, check_notebook, check_spec, default_jobs, grade_one,
+                      grade_submissions, load_spec, make_reference, merge_manual_scores,
+                      parse_questions, read_notebook, safe_failure, stub_solution,
                       write_feedback, write_grades)
 from .sandbox import Limits, bubblewrap_available
 

@@ -1,4 +1,4 @@
-"""The class around the grades: who handed in what and when, and the way back to the LMS.
+"""The class around the grades: who handed in what and when, and the way back.
 
 The top layer with :mod:`~mlcore.homework.editions`, above grading and the
 sandbox. ``_download.py`` reads an LMS's download, ``_roster.py`` finds the

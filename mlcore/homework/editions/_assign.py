@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..._notebook_text import plain_markdown, proof_numbers, read_bibliography
-from ..grading import autograder_notebook, parse_questions, student_edition
-from ..grading import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
+from ..grading import (SPEC_NAME, build_spec, check_jobs, grade_one, parse_questions,
+                       read_notebook)
+from ._edition import autograder_notebook, student_edition
 from ..sandbox import Limits
 
 __all__ = ["find_chapters", "assign", "Assigned"]

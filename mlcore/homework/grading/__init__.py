@@ -1,4 +1,4 @@
-"""Grading: read the chapter's exercises, run a submission, score it, flag it, report it.
+"""Grading: read a chapter's exercises, run a submission, score, flag and report it.
 
 Above :mod:`~mlcore.homework.sandbox`, whose processes it uses; it knows
 nothing of editions or of the class. ``_format.py`` reads the exercise markup
@@ -10,8 +10,10 @@ adds the review flags, ``_text.py`` makes untrusted text safe for feedback and
 ``_report.py`` reads the submissions folder and writes grades.csv and feedback.
 """
 
-from ._format import (FormatError, Question, autograder_notebook, check_notebook,
-                      parse_questions, student_edition, stub_solution)
+# the editions derive the student's and the autograder's notebooks from the same reading
+from ._format import (META_KEY, FormatError, Question, _source, _where,  # noqa: F401
+                      check_chapter, check_notebook, parse_questions, stub_solution,
+                      tags_of)
 from ._grade import (MAX_FILE_BYTES, SPEC_NAME, STATUSES, Submission, add_extra_tests,
                      add_same_as, build_spec, check_jobs, check_spec, default_jobs,
                      grade_one, grade_submissions, load_spec, make_reference,
@@ -25,8 +27,8 @@ from ._report import (SYMLINK, _number, _path, _read_csv, _read_nofollow,  # noq
 from ._spec import chapter_cell_sources
 from ._text import md_text
 
-__all__ = ["FormatError", "Question", "autograder_notebook", "check_notebook",
-           "parse_questions", "student_edition", "stub_solution", "MAX_FILE_BYTES",
+__all__ = ["META_KEY", "FormatError", "Question", "check_chapter", "check_notebook",
+           "parse_questions", "stub_solution", "tags_of", "MAX_FILE_BYTES",
            "SPEC_NAME", "STATUSES", "Submission", "add_extra_tests", "add_same_as",
            "build_spec", "check_jobs", "check_spec", "default_jobs", "grade_one",
            "grade_submissions", "load_spec", "make_reference", "read_notebook",

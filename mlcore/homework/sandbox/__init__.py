@@ -1,4 +1,4 @@
-"""The sandbox: run untrusted code in isolated, limited processes, and clean up after it.
+"""The sandbox: run untrusted code in isolated, limited processes, and clean up.
 
 The lowest layer of :mod:`mlcore.homework`; it imports nothing of the other
 subpackages. ``_sandbox.py`` starts a script under bubblewrap (or, with
