@@ -14,8 +14,8 @@ import copy
 import re
 
 from ..._notebook_text import TEXT, check_language, plain_markdown, proof_numbers
-from ..grading import (META_KEY, _source, _where, check_chapter, parse_questions,
-                       stub_solution, tags_of)
+from ..grading import (MAX_BYTES, MAX_FILE_BYTES, META_KEY, _source, _where,
+                       check_chapter, parse_questions, stub_solution, tags_of)
 
 __all__ = ["student_edition", "autograder_notebook"]
 
@@ -163,8 +163,9 @@ def student_edition(nb, chapter: str, bibliography: dict | None = None, *,
 
 def _note(chapter: str, questions: list, words: dict) -> str:
     listed = [[q for q in questions if not q.manual], [q for q in questions if q.manual]]
-    # _plan's MAX_BYTES and MAX_FILE_BYTES (imported from there it would be a circle).
-    lines = [words["note"].format(chapter=chapter, limit=50, file_limit=200), ""]
+    # The grader's own limits, in MiB (the note tells students what it refuses).
+    lines = [words["note"].format(chapter=chapter, limit=MAX_BYTES // 2**20,
+                                  file_limit=MAX_FILE_BYTES // 2**20), ""]
     for key, group in zip(("autograded", "manual"), listed):
         if group:
             points = [words["points"].format(name=q.name, points=q.points) for q in group]

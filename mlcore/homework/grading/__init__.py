@@ -18,6 +18,7 @@ from ._grade import (MAX_FILE_BYTES, SPEC_NAME, STATUSES, Submission, add_extra_
                      add_same_as, build_spec, check_jobs, check_spec, default_jobs,
                      grade_one, grade_submissions, load_spec, make_reference,
                      read_notebook, safe_failure)
+from ._plan import MAX_BYTES
 from ._reference import Reference
 # the classroom's files go through the same safe readers and writers as grades.csv
 from ._report import (SYMLINK, _number, _path, _read_csv, _read_nofollow,  # noqa: F401
@@ -28,7 +29,7 @@ from ._spec import chapter_cell_sources
 from ._text import md_text
 
 __all__ = ["META_KEY", "FormatError", "Question", "check_chapter", "check_notebook",
-           "parse_questions", "stub_solution", "tags_of", "MAX_FILE_BYTES",
+           "parse_questions", "stub_solution", "tags_of", "MAX_BYTES", "MAX_FILE_BYTES",
            "SPEC_NAME", "STATUSES", "Submission", "add_extra_tests", "add_same_as",
            "build_spec", "check_jobs", "check_spec", "default_jobs", "grade_one",
            "grade_submissions", "load_spec", "make_reference", "read_notebook",
