@@ -228,7 +228,7 @@ def test_homework_layers_import_only_downwards():
                      and module not in HOMEWORK_TOP and module not in layers
                      and module.rpartition(".")[0] not in layers)
     assert outside == []           # every module has its room (or is named at the top)
-    assert "mlcore.homework.sandbox" in graph["mlcore.homework.grading._grade"]  # the walk
+    assert "mlcore.homework.sandbox" in graph["mlcore.homework.grading._grade"]
     assert layer_imports(graph, "mlcore.homework", HOMEWORK_LAYERS) == []
 
 
@@ -311,8 +311,9 @@ def test_an_import_up_the_layers_is_found(tmp_path):
     layers = ("low", "high")
     assert layer_imports(import_graph(package), "pkg", layers) == []
     (package / "low" / "_a.py").write_text(
-        "def f():\n    from ..high import h   # deferred: still upwards\n    return h\n")
-    (package / "low" / "__init__.py").write_text("from ._a import f\nfrom .. import __main__\n")
+        "def f():\n    from ..high import h  # deferred: still up\n    return h\n")
+    (package / "low" / "__init__.py").write_text(
+        "from ._a import f\nfrom .. import __main__\n")
     assert layer_imports(import_graph(package), "pkg", layers) == [
         ("pkg.low", "pkg.__main__"), ("pkg.low._a", "pkg.high")]
 

@@ -46,7 +46,7 @@ try:                      # run as a script: its folder is on sys.path (above)
     from _wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
                        warn_again, write_frame)
     from _worker import apply_limits, events_channel, short
-except ImportError:       # imported as mlcore.homework.sandbox._checker (documentation, doctests)
+except ImportError:       # imported as mlcore.homework.sandbox._checker (the docs)
     from ._wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
                         warn_again, write_frame)
     from ._worker import apply_limits, events_channel, short
