@@ -18,7 +18,7 @@ Sphinx's own Locale transform. This extension adds what that does not:
   translated from the root page's catalog, where extraction puts them;
 * the Chinese edition's download button gives a Chinese notebook: the
   chapter's notebook with its Markdown cells translated from the same
-  catalogs (``mlcore.homework._translate``; code cells, labels and metadata
+  catalogs (``mlcore.homework.editions._translate``; code cells, labels and metadata
   untouched) replaces the English copy in ``_sources/``;
 * the Chinese build records every message it met without a translation
   (missing, empty or fuzzy in the catalog: Sphinx shows the English there)
@@ -172,7 +172,8 @@ def _merge(app, env, docnames, other) -> None:
 
 def _translate_notebooks(app) -> dict:
     """Write the Chinese notebooks over _sources/; {docname: messages not placed in a cell}."""
-    from mlcore.homework._translate import catalog_path, read_catalog, translate_notebook
+    from mlcore.homework.editions._translate import (catalog_path, read_catalog,
+                                                     translate_notebook)
 
     unplaced = {}
     for docname in sorted(app.env.found_docs):

@@ -47,7 +47,7 @@ def site_wheel() -> Path:
     cached = CACHE / source_hash()[:16] / wheel_name()
     if cached.is_file():
         return cached
-    from mlcore.homework._bundle import _wheel
+    from mlcore.homework.editions._bundle import _wheel
 
     with tempfile.TemporaryDirectory() as folder:
         built = _wheel(Path(folder))

@@ -34,7 +34,7 @@ rendered by markdown-it with the formulas left to MathJax.
 
 The Chinese deck takes its text from the Chinese edition's catalog
 (``locales/zh_CN/LC_MESSAGES/chapters/NN_name.po``) through
-``mlcore/homework/_translate.py``, which already puts those translations back
+``mlcore/homework/editions/_translate.py``, which already puts those translations back
 into a notebook's Markdown cells for the Chinese homework; the deck is then
 built from the translated notebook exactly as the English one. (Reading the
 built Chinese HTML instead would need the Markdown cells' boundaries, which
@@ -93,7 +93,8 @@ def _load(name: str, path: Path):
 
 
 _TEXT = _load("_slides_notebook_text", ROOT / "mlcore" / "_notebook_text.py")
-_TRANSLATE = _load("_slides_translate", ROOT / "mlcore" / "homework" / "_translate.py")
+_TRANSLATE = _load("_slides_translate",
+                   ROOT / "mlcore" / "homework" / "editions" / "_translate.py")
 
 
 def _markdown():

@@ -571,7 +571,7 @@ def plain_markdown(source: str, bibliography: dict[str, str] | None = None, *,
     language : {"en", "zh_CN"}
         The language of the words this function adds ("Check yourself.",
         "Theorem", "Answer", ...: :data:`TEXT`); the cell's own text is left
-        as it is (translate it first, see ``mlcore.homework._translate``).
+        as it is (translate it first, see ``mlcore.homework.editions._translate``).
     numbers : dict, optional
         The chapter's :func:`proof_numbers`: a theorem's heading then shows its
         number and a ``{prf:ref}`` reads "Theorem 2.1" as on the website;

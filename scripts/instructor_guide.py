@@ -9,7 +9,7 @@ lines, which this script fills from the sources they describe:
 
 * the exercises, their points and whether they are autograded or manual,
   from the chapter notebooks' exercise cells, read by the homework tool's own
-  parser (``mlcore.homework._format.parse_questions``, the one ``assign`` and
+  parser (``mlcore.homework.grading._format.parse_questions``, the one ``assign`` and
   ``grade`` use);
 * each chapter's learning objectives, copied from the chapter's opening cell;
 * each notebook's run time, from ``chapters/instructors/chapter_times.json``
@@ -97,7 +97,7 @@ def _markdown(cell) -> str:
 def read_chapters() -> list[dict]:
     """Every chapter: number, stem, title, objectives and exercises, from its notebook."""
     sys.path.insert(0, str(ROOT))
-    from mlcore.homework._format import parse_questions
+    from mlcore.homework.grading._format import parse_questions
 
     found = []
     for path in sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb")):

@@ -607,13 +607,13 @@ def lab_copies(language: str = "en") -> list[Path]:
     the website gives it, and so does a reference to it. With
     ``language="zh_CN"`` the copies go to ``my-notebooks-zh_CN/``, their
     Markdown translated from the Chinese edition's catalogs
-    (``mlcore/homework/_translate.py``) and the words the rewriting adds in
+    (``mlcore/homework/editions/_translate.py``) and the words the rewriting adds in
     Chinese too. Returns the notebooks written now.
     """
     text = _notebook_text()
     text.check_language(language)
     translate = (None if language == "en"
-                 else _by_path("_translate", "mlcore/homework/_translate.py"))
+                 else _by_path("_translate", "mlcore/homework/editions/_translate.py"))
     bibliography = text.read_bibliography(ROOT / "chapters" / "references.bib")
     folder = lab_folder(language)
     folder.mkdir(exist_ok=True)

@@ -19,11 +19,13 @@ import pytest
 
 from mlcore.homework import Submission, build_spec, write_feedback, write_grades
 from mlcore.homework.__main__ import main as cli
-from mlcore.homework._class import ClassOptions, note_missing, refresh_penalties
-from mlcore.homework._gradebook import fill_from_grades
-from mlcore.homework._late import (lateness, parse_policy, read_extensions,
-                                   read_submission_times)
-from mlcore.homework._roster import check_roster, latest_per_student, read_enrolment
+from mlcore.homework.classroom._class import (ClassOptions, note_missing,
+                                              refresh_penalties)
+from mlcore.homework.classroom._gradebook import fill_from_grades
+from mlcore.homework.classroom._late import (lateness, parse_policy, read_extensions,
+                                             read_submission_times)
+from mlcore.homework.classroom._roster import (check_roster, latest_per_student,
+                                               read_enrolment)
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "homework_fixtures" / "99_tiny_chapter.ipynb"
@@ -181,7 +183,7 @@ def _moodle_zip(path, when):
 
 
 def test_moodle_student_folders_and_zip_with_the_worksheets_times(tmp_path, spec):
-    from mlcore.homework._download import read_download
+    from mlcore.homework.classroom._download import read_download
     when = datetime(2024, 2, 1, 12, 0)        # a month late on this disk
     archive = _moodle_zip(tmp_path / "moodle.zip", when)
     folder = tmp_path / "unzipped"
@@ -226,7 +228,7 @@ def test_moodle_student_folders_and_zip_with_the_worksheets_times(tmp_path, spec
 
 
 def test_lms_export_and_rewritten_grades_quote_would_be_formulas(tmp_path, spec):
-    from mlcore.homework._report import csv_value
+    from mlcore.homework.grading._report import csv_value
     # names are the students' own text in the LMS; "-" is its empty grade
     export = tmp_path / "canvas.csv"
     export.write_text(
@@ -266,9 +268,10 @@ def test_a_stopped_run_leaves_no_temporary_folder(tmp_path, monkeypatch, stop):
     import tempfile
 
     import mlcore.homework.__main__ as command
-    from mlcore.homework import _grade, assign
-    from mlcore.homework._sandbox import Limits
-    from mlcore.homework._tempdirs import make_dir, remove_dir
+    from mlcore.homework import assign
+    from mlcore.homework.grading import _grade
+    from mlcore.homework.sandbox._sandbox import Limits
+    from mlcore.homework.sandbox._tempdirs import make_dir, remove_dir
     item = assign([FIXTURE], tmp_path / "hw", verify=False, limits=Limits(timeout=60))[0]
     folder = tmp_path / "class"
     folder.mkdir()
@@ -494,7 +497,7 @@ def test_merge_recomputes_the_late_penalty_from_the_new_total(tmp_path, spec):
 
 def test_grade_with_the_class_options_end_to_end(tmp_path, capsys):
     from mlcore.homework import assign
-    from mlcore.homework._sandbox import Limits
+    from mlcore.homework.sandbox._sandbox import Limits
     item = assign([FIXTURE], tmp_path / "hw", verify=False,
                   limits=Limits(timeout=60))[0]
     folder = tmp_path / "canvas"

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from mlcore.homework import autograder_notebook, build_spec, student_edition
-from mlcore.homework._flags import answer_hash, flags_for, mark_identical, suspicious
-from mlcore.homework._plan import adopt_chapter_ids, names_used, plan_notebook
-from mlcore.homework._rules import forbidden_uses, question_uses
+from mlcore.homework.grading._flags import (answer_hash, flags_for, mark_identical,
+                                            suspicious)
+from mlcore.homework.grading._plan import adopt_chapter_ids, names_used, plan_notebook
+from mlcore.homework.grading._rules import forbidden_uses, question_uses
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = "01_logistic_regression"
@@ -217,7 +218,7 @@ def test_bindings_are_followed_however_they_are_written(code, rule, expected):
 
 
 def test_rules_match_module_prefixes_and_private_submodules():
-    from mlcore.homework._rules import _hits
+    from mlcore.homework.grading._rules import _hits
     assert _hits("scipy.special._ufuncs.expit", "scipy.special.expit")
     assert _hits("scipy.special._ufuncs", "scipy.special")
     assert _hits("mlcore.linear._functions.logistic_hessian", "mlcore.linear")
@@ -365,7 +366,7 @@ def test_copies_of_the_published_solution_are_not_same_as_each_other(chapter):
 
 
 def test_short_answers_everybody_writes_alike_are_not_flagged(chapter):
-    from mlcore.homework._flags import MIN_TOKENS, _parts
+    from mlcore.homework.grading._flags import MIN_TOKENS, _parts
     textbook = ("def stable_sigmoid(z):\n    z = np.asarray(z, dtype=float)\n"
                 "    return 1 / (1 + np.exp(-z))")
     clipped = textbook.replace("-z", "-np.clip(z, -500, 500)")

@@ -40,7 +40,7 @@ def _code(source, cell_id=None):
 
 
 def _rows(path):
-    from mlcore.homework._report import _read_csv
+    from mlcore.homework.grading._report import _read_csv
     return {r["file"]: r for r in _read_csv(Path(path), "grades")[1]}
 
 
@@ -193,7 +193,7 @@ def test_a_poisoned_reference_without_bubblewrap_changes_no_later_grade(tiny, tm
 
 
 def test_sandbox_auto_refuses_to_grade_without_bubblewrap(tiny, tmp_path, monkeypatch, capsys):
-    from mlcore.homework import _sandbox
+    from mlcore.homework.sandbox import _sandbox
     item, _, _ = tiny
     monkeypatch.setattr(_sandbox, "bubblewrap_available", lambda: False)
     empty = tmp_path / "empty"
@@ -211,8 +211,8 @@ def test_sandbox_auto_refuses_to_grade_without_bubblewrap(tiny, tmp_path, monkey
 
 
 def test_a_changed_reference_snapshot_stops_grading_and_is_never_loaded(tiny):
-    from mlcore.homework import _checker
-    from mlcore.homework._reference import Reference, ReferenceTampered
+    from mlcore.homework.sandbox import _checker
+    from mlcore.homework.grading._reference import Reference, ReferenceTampered
     item, solution, _ = tiny
     reference = Reference({0: b"teacher", 1: b"teacher"})
     reference.blobs[1] = b"poisoned"
@@ -253,7 +253,7 @@ def test_a_correct_notebook_without_cell_ids_keeps_its_marks_under_a_forbid_rule
     solution = json.loads((item.autograder / f"{item.chapter}.ipynb").read_text())
     spec = load_spec(item.autograder)
     assert spec["questions"][0]["forbid"] == ["scipy.special.expit"]
-    from mlcore.homework._grade import grade_submissions, make_reference
+    from mlcore.homework.grading._grade import grade_submissions, make_reference
     limits = Limits(timeout=60, sandbox=SANDBOX)
     reference = tmp_path / "reference"
     assert make_reference(spec, json.dumps(solution).encode(), limits, reference).total == 5
@@ -275,7 +275,7 @@ def test_a_correct_notebook_without_cell_ids_keeps_its_marks_under_a_forbid_rule
 
 
 def test_the_fallback_span_starts_at_the_exercise_not_at_the_first_cell(tiny):
-    from mlcore.homework._plan import plan_notebook, read_notebook as read
+    from mlcore.homework.grading._plan import plan_notebook, read_notebook as read
     item, solution, _ = tiny
     spec = dict(load_spec(item.autograder), cell_sources={})    # no chapter cell recognised
     nb, _ = read(json.dumps(_strip_ids(solution, 4)).encode())
@@ -288,7 +288,8 @@ def test_the_fallback_span_starts_at_the_exercise_not_at_the_first_cell(tiny):
 
 
 def test_a_journal_written_under_other_tests_is_stale(tiny, tmp_path):
-    from mlcore.homework._update import append_journal, grading_key, read_journal
+    from mlcore.homework.classroom._update import (append_journal, grading_key,
+                                                   read_journal)
     item, _, _ = tiny
     spec, limits = load_spec(item.autograder), Limits(timeout=60)
     out = tmp_path / "grades.csv"
@@ -307,7 +308,7 @@ def test_a_journal_written_under_other_tests_is_stale(tiny, tmp_path):
 
 
 def test_csv_cells_that_a_spreadsheet_would_evaluate_are_quoted_and_read_back():
-    from mlcore.homework._report import csv_cell, csv_value
+    from mlcore.homework.grading._report import csv_cell, csv_value
     for text in ["=HYPERLINK(\"x\",\"y\").ipynb", "+1+2", "-2+3", "@SUM(A1)", "\tx", "\rx",
                  "'quoted"]:
         assert csv_cell(text).startswith("'") and csv_value(csv_cell(text)) == text
@@ -317,8 +318,8 @@ def test_csv_cells_that_a_spreadsheet_would_evaluate_are_quoted_and_read_back():
 
 
 def test_hostile_file_names_are_refused_or_written_safely(tiny, tmp_path):
-    from mlcore.homework._download import collect_submissions
-    from mlcore.homework._report import refused_submission
+    from mlcore.homework.classroom._download import collect_submissions
+    from mlcore.homework.grading._report import refused_submission
     item, _, _ = tiny
     spec = load_spec(item.autograder)
     folder = tmp_path / "names"
@@ -356,8 +357,8 @@ def test_hostile_file_names_are_refused_or_written_safely(tiny, tmp_path):
 
 
 def test_outputs_do_not_count_towards_the_size_limit(tiny):
-    from mlcore.homework._format import student_edition
-    from mlcore.homework._plan import MAX_BYTES, MAX_FILE_BYTES
+    from mlcore.homework.editions._edition import student_edition
+    from mlcore.homework.grading._plan import MAX_BYTES, MAX_FILE_BYTES
     _, solution, _ = tiny
     big = copy.deepcopy(solution)
     cell = next(c for c in big["cells"] if c["cell_type"] == "code")
@@ -379,7 +380,7 @@ def test_outputs_do_not_count_towards_the_size_limit(tiny):
 
 def test_resume_update_and_summary_cover_the_whole_class(tiny, tmp_path, capsys):
     """Findings 6, 11 and 13: the counter, "same as" and the summary see every row."""
-    from mlcore.homework._update import append_journal, grading_key
+    from mlcore.homework.classroom._update import append_journal, grading_key
     item, solution, student = tiny
     spec = load_spec(item.autograder)
     folder = tmp_path / "submissions"
@@ -419,5 +420,5 @@ def test_resume_update_and_summary_cover_the_whole_class(tiny, tmp_path, capsys)
     assert "4 submissions" in text and "| ex99-sigmoid | 2 | 0.5 |" in text
     assert "same as" not in rows["x_first.ipynb"]["flags"]
     assert "same as z_untouched.ipynb" not in rows["y_copy.ipynb"]["flags"]    # stubs
-    from mlcore.homework._sandbox import _matplotlib_cache
+    from mlcore.homework.sandbox._sandbox import _matplotlib_cache
     assert _matplotlib_cache.cache_info().currsize == 0     # its font cache was removed

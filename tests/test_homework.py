@@ -260,7 +260,7 @@ def _stubs_and_what_they_need(student, spec):
     plain Python is kept). Returns the edited notebook and how many cells it
     skips.
     """
-    from mlcore.homework._format import META_KEY, TEST_TAGS, tags_of
+    from mlcore.homework.grading._format import META_KEY, TEST_TAGS, tags_of
     nb = copy.deepcopy(student)
     anchors = {a for q in spec["questions"] for a in q.get("anchors", [])}
     names = {q["name"] for q in spec["questions"]}
@@ -300,7 +300,7 @@ def test_chapter_solution_gets_full_marks_and_its_student_edition_none(chapter, 
     that run raise (a stub that computes, a cell the slice missed), the whole
     edition is graded, as assign does.
     """
-    from mlcore.homework._assign import _verify
+    from mlcore.homework.editions._assign import _verify
     if not parse_questions(_nb(chapter)):
         pytest.skip(f"{chapter.name} has no exercises yet")
     item, = assign([chapter], tmp_path / "out", verify=False)
@@ -637,7 +637,7 @@ def test_the_grader_writes_mlcore_bytecode_that_the_read_only_runs_use():
     import importlib.util
 
     import mlcore.linear
-    from mlcore.homework import _sandbox
+    from mlcore.homework.sandbox import _sandbox
     _sandbox._compile_package.cache_clear()
     assert _sandbox._compile_package()
     for module in (mlcore, mlcore.linear, _sandbox):
@@ -755,7 +755,7 @@ def test_homework_inputs_are_checked_with_errors_naming_them(tmp_path):
     import numpy as np
 
     from mlcore.homework import Submission, grade_submissions, write_grades
-    from mlcore.homework._grade import check_jobs
+    from mlcore.homework.grading._grade import check_jobs
     spec = build_spec(_nb(), "99_tiny_chapter")
     with pytest.raises(FormatError, match="no 'cells'"):
         parse_questions({})
@@ -841,8 +841,8 @@ def test_grading_works_through_symlinked_python_and_course_under_tmp(fixture_ass
 
 def _run_checks_with(monkeypatch, tmp_path, forge):
     """Run _run_checks on the fixture's spec with a fake checks' process writing ``forge(job)``."""
-    from mlcore.homework import _grade
-    from mlcore.homework._sandbox import RunResult
+    from mlcore.homework.grading import _grade
+    from mlcore.homework.sandbox._sandbox import RunResult
     spec = build_spec(_nb(), "99_tiny_chapter")
     coded = [q for q in spec["questions"] if not q["manual"]]
     monkeypatch.setattr(_grade, "run_script", lambda script, job, *a, **k: RunResult(
@@ -888,7 +888,7 @@ def test_a_statement_sharing_its_cell_with_solution_start_survives_in_the_studen
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
 def test_every_student_edition_keeps_its_statements_and_tests_and_check_can_read_it(chapter):
-    from mlcore.homework._assign import check_student_edition
+    from mlcore.homework.editions._assign import check_student_edition
     nb = _nb(chapter)
     if not parse_questions(nb):
         pytest.skip(f"{chapter.name} has no exercises yet")
@@ -918,7 +918,7 @@ def test_merge_never_moves_the_autograded_total_and_outputs_are_files(tmp_path):
 
 
 def test_forbidden_uses_follow_imports_aliases_and_the_functions_a_solution_calls():
-    from mlcore.homework._rules import forbidden_uses
+    from mlcore.homework.grading._rules import forbidden_uses
     cells = ["import mlcore.linear as ml\nfrom mlcore.linear import logistic_hessian as H",
              "def helper(t):\n    return H(t)"]
     assert forbidden_uses(cells, ["def f(t):\n    return helper(t)"],
@@ -933,7 +933,7 @@ def test_time_waiting_for_a_cpu_counts_as_progress_and_never_goes_down():
     """A run starved by a busy machine is not 'stalled': its run-queue time counts."""
     import os
 
-    from mlcore.homework._sandbox import _note_runqueue_waits
+    from mlcore.homework.sandbox._sandbox import _note_runqueue_waits
     waited = {999_999_999: 4.0}                  # a process of the tree that has ended
     total = _note_runqueue_waits([os.getpid(), 999_999_998], waited)
     assert total >= 4.0 and waited[999_999_999] == 4.0 and 999_999_998 not in waited
@@ -963,7 +963,7 @@ def test_grade_update_keeps_the_class_and_its_manual_scores(fixture_assigned, tm
     # an interrupted run left bob graded in its journal: the next run resumes after it
     from mlcore.homework import Submission
     from mlcore.homework.__main__ import _limits, parser
-    from mlcore.homework._update import append_journal, grading_key
+    from mlcore.homework.classroom._update import append_journal, grading_key
     spec = load_spec(item.autograder)
     # the journal line carries the key of the limits the command will use, as a real run's does
     limits = _limits(parser().parse_args(["grade", str(item.autograder), str(folder), *common]))
@@ -998,7 +998,7 @@ def test_grade_update_keeps_the_class_and_its_manual_scores(fixture_assigned, tm
 def test_every_do_not_use_rule_is_a_forbid_rule_that_the_solution_obeys(chapter):
     import re
 
-    from mlcore.homework._rules import forbidden_uses
+    from mlcore.homework.grading._rules import forbidden_uses
     nb = _nb(chapter)
     code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
     for q in parse_questions(nb):
@@ -1016,7 +1016,7 @@ def test_points_tags_on_test_cells_weight_the_checks():
         if cell["id"] == "hidden-mse-1":
             cell["metadata"]["tags"].append("points:2")
     spec = build_spec(nb, "99_tiny_chapter")
-    from mlcore.homework._spec import test_weights
+    from mlcore.homework.grading._spec import test_weights
     mse = next(q for q in spec["questions"] if q["name"] == "ex99-mse")
     assert test_weights(mse) == [0.5, 2.0, 0.5]
     for cell in nb["cells"]:
@@ -1055,14 +1055,14 @@ def test_roster_keeps_each_students_latest_file_and_deadline_marks_late(fixture_
     assert [(rows[f]["student"], rows[f]["late"], rows[f]["total"]) for f in sorted(rows)] == [
         ("101", "no", "5"), ("102", "yes", "5"), ("", "yes", "0")]
     with pytest.raises(ValueError, match="needs a named group"):
-        from mlcore.homework._roster import check_roster
+        from mlcore.homework.classroom._roster import check_roster
         check_roster("[a-z]+")
 
 
 @pytest.mark.parametrize("lms, column", [("canvas", "Homework 1 (5501)"),
                                          ("moodle", "Assignment: Homework 1 (Real)")])
 def test_gradebook_export_fills_a_canvas_or_moodle_csv(tmp_path, lms, column):
-    from mlcore.homework._gradebook import fill_gradebook
+    from mlcore.homework.classroom._gradebook import fill_gradebook
     source = ROOT / "tests" / "homework_fixtures" / "gradebooks" / f"{lms}_export.csv"
     out = tmp_path / "filled.csv"
     filled, unmatched, ungraded = fill_gradebook(source, column, {"101": 5.0, "102": 2.5,
@@ -1092,7 +1092,7 @@ def test_assign_bundle_hands_out_no_solution_and_installs_in_one_line(tmp_path, 
         wheel = next(n for n in names if n.endswith(".whl"))
         with zipfile.ZipFile(packed.open(wheel)) as inner:
             assert not [n for n in inner.namelist() if n.endswith(".ipynb")]
-            assert "mlcore/homework/_checker.py" in inner.namelist()
+            assert "mlcore/homework/sandbox/_checker.py" in inner.namelist()
     assert set(texts) == {"student/99_tiny_chapter.ipynb", "requirements.txt", "README.txt"}
     assert "numpy==" in texts["requirements.txt"] and "jupyter-book" not in texts["requirements.txt"]
     everything = "\n".join(texts.values())

@@ -473,10 +473,11 @@ def test_every_message_of_a_catalog_is_still_in_its_notebook(chapter):
     ``scripts/i18n.py update``. The checker reads only the catalogs, and the
     Chinese build's own record (test above) exists only after a full build; this
     finds such a message in the notebook's Markdown cells the way the Chinese
-    notebooks are made (mlcore.homework._translate). It does not see a new
+    notebooks are made (mlcore.homework.editions._translate). It does not see a new
     English block (no message yet): only the gettext extraction of ``update``
     finds those."""
-    from mlcore.homework._translate import catalog_path, read_catalog, translate_notebook
+    from mlcore.homework.editions._translate import (catalog_path, read_catalog,
+                                                     translate_notebook)
 
     notebook_path = ROOT / "chapters" / f"{chapter}.ipynb"
     catalog = catalog_path(notebook_path, "zh_CN", root=ROOT)
@@ -491,7 +492,7 @@ def test_every_message_of_a_catalog_is_still_in_its_notebook(chapter):
 
 
 def test_catalog_translations_find_their_blocks_in_a_notebook(tmp_path):
-    from mlcore.homework._translate import read_catalog, translate_notebook
+    from mlcore.homework.editions._translate import read_catalog, translate_notebook
 
     po = tmp_path / "page.po"
     po.write_text(textwrap.dedent('''\

@@ -8,7 +8,8 @@ until the function runs). A module's private modules (a name starting with
 topic package uses another topic through its ``__init__`` (its public
 face). The top-level private modules (``mlcore._validation``,
 ``mlcore._parallel``, ...) are the shared layer, open to every module of
-``mlcore``.
+``mlcore``. ``mlcore.homework``'s subpackages are layers (``HOMEWORK_LAYERS``,
+bottom up): each imports only the ones below it.
 
 Each rule is also run on a small package written to ``tmp_path`` that breaks
 it, so that the test can be seen to fail.
@@ -134,6 +135,30 @@ def private_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
     return found
 
 
+def layer_imports(graph: dict[str, set[str]], package: str,
+                  layers: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(importer, imported) pairs where a subpackage of ``package`` imports upwards.
+
+    ``layers`` names ``package``'s subpackages from the bottom up: a module
+    of one may import the ones below it (and what is outside ``package``),
+    never one above it, nor the modules at ``package``'s top (its
+    ``__init__``, the command line), which sit above every layer.
+    """
+    rank = {f"{package}.{name}": number for number, name in enumerate(layers)}
+
+    def layer(module):
+        for prefix, number in rank.items():
+            if module == prefix or module.startswith(prefix + "."):
+                return number
+        return len(layers) if module == package or module.startswith(package + ".") \
+            else None
+
+    return [(importer, target) for importer, targets in sorted(graph.items())
+            if importer.startswith(package + ".") and layer(importer) < len(layers)
+            for target in sorted(targets)
+            if layer(target) is not None and layer(target) > layer(importer)]
+
+
 # -- notebooks -----------------------------------------------------------------------
 _MAGIC = re.compile(r"^\s*[%!]")
 
@@ -184,6 +209,27 @@ def test_mlcore_has_no_import_circle():
 
 def test_mlcore_private_modules_are_imported_only_inside_their_package():
     assert private_imports(_mlcore_graph()) == []
+
+
+# mlcore.homework's subpackages, bottom up: the sandbox runs code, grading uses it,
+# editions are checked by grading, and the class is built on grades. Editions and
+# the sandbox know nothing of the class; no layer knows the command line.
+HOMEWORK_LAYERS = ("sandbox", "grading", "editions", "classroom")
+# What stays at mlcore.homework's top: the public API, the command line, and the
+# Sphinx extension (its module name is written in the site's configuration).
+HOMEWORK_TOP = {"mlcore.homework", "mlcore.homework.__main__",
+                "mlcore.homework.sphinx_student"}
+
+
+def test_homework_layers_import_only_downwards():
+    graph = _mlcore_graph()
+    layers = {f"mlcore.homework.{name}" for name in HOMEWORK_LAYERS}
+    outside = sorted(module for module in graph if module.startswith("mlcore.homework")
+                     and module not in HOMEWORK_TOP and module not in layers
+                     and module.rpartition(".")[0] not in layers)
+    assert outside == []           # every module has its room (or is named at the top)
+    assert "mlcore.homework.sandbox" in graph["mlcore.homework.grading._grade"]
+    assert layer_imports(graph, "mlcore.homework", HOMEWORK_LAYERS) == []
 
 
 def test_chapters_import_mlcore_from_public_faces_only():
@@ -251,6 +297,25 @@ def test_a_topic_importing_another_topics_private_module_is_found(tmp_path):
         "from ..linear._estimator import Model\nimport pkg._layer._inner\nBayes = 1\n")
     assert private_imports(import_graph(package)) == [
         ("pkg.bayes._logistic", "pkg._layer._inner"), ("pkg.bayes._logistic", "pkg.linear._estimator")]
+
+
+def test_an_import_up_the_layers_is_found(tmp_path):
+    package = _write_package(tmp_path, {
+        "pkg/__init__.py": "from .high import h\n",
+        "pkg/__main__.py": "from .low import f\n",
+        "pkg/low/__init__.py": "from ._a import f\n",
+        "pkg/low/_a.py": "def f():\n    return 1\n",
+        "pkg/high/__init__.py": "from ._b import h\n",
+        "pkg/high/_b.py": "from ..low import f\nh = f\n",
+    })
+    layers = ("low", "high")
+    assert layer_imports(import_graph(package), "pkg", layers) == []
+    (package / "low" / "_a.py").write_text(
+        "def f():\n    from ..high import h  # deferred: still up\n    return h\n")
+    (package / "low" / "__init__.py").write_text(
+        "from ._a import f\nfrom .. import __main__\n")
+    assert layer_imports(import_graph(package), "pkg", layers) == [
+        ("pkg.low", "pkg.__main__"), ("pkg.low._a", "pkg.high")]
 
 
 def test_a_notebook_reaching_a_private_module_or_name_is_found(tmp_path):

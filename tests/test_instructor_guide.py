@@ -32,7 +32,7 @@ def test_generated_parts_are_up_to_date(capsys):
 
 def test_exercise_table_is_the_autograders_spec():
     """Every question `assign` would put in autograder.json, with its points and kind."""
-    from mlcore.homework._spec import build_spec
+    from mlcore.homework.grading._spec import build_spec
 
     page = (GUIDE / "chapters.md").read_text(encoding="utf-8")
     table = re.search(r"<!-- BEGIN generated: exercises -->\n(.*?)\n<!-- END", page, re.S)

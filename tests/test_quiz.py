@@ -17,9 +17,9 @@ import pytest
 
 from mlcore._notebook_text import self_checks
 from mlcore.homework import find_chapters
-from mlcore.homework._quiz import (chapter_quiz, export_quizzes, expand_macros,
-                                   read_macros)
-from mlcore.homework._translate import catalog_path, read_catalog
+from mlcore.homework.editions._quiz import (chapter_quiz, export_quizzes, expand_macros,
+                                            read_macros)
+from mlcore.homework.editions._translate import catalog_path, read_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "quiz_fixtures"

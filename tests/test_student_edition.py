@@ -16,9 +16,9 @@ import pytest
 
 from mlcore._notebook_text import book_labels, read_bibliography
 from mlcore.homework import parse_questions, student_edition
-from mlcore.homework._assign import check_student_edition
-from mlcore.homework._format import autograder_notebook
-from mlcore.homework._spec import build_spec
+from mlcore.homework.editions._assign import check_student_edition
+from mlcore.homework.editions._edition import autograder_notebook
+from mlcore.homework.grading._spec import build_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
@@ -93,7 +93,7 @@ TOOL_WORDS = ["Student edition of chapter", "Autograded:", "Graded by your teach
 def editions():
     """The English and the Chinese student edition of REFERENCED (the Chinese one
     made as ``assign --language zh_CN`` makes it)."""
-    from mlcore.homework._assign import _in_language
+    from mlcore.homework.editions._assign import _in_language
 
     nb = json.loads(REFERENCED.read_text(encoding="utf-8"))
     chinese = _in_language(nb, REFERENCED, "zh_CN", lambda line: None)
@@ -142,7 +142,7 @@ def test_a_cross_reference_reads_as_the_website_numbers_it(editions, language):
 def test_no_reference_in_any_student_edition_shows_its_label():
     """A {ref} reads as the website's section title, an exercise by the name the
     notebook gives it, another chapter as "Chapter 3" / "第3章" (#39, item 3)."""
-    from mlcore.homework._assign import _in_language
+    from mlcore.homework.editions._assign import _in_language
 
     labels = book_labels(ROOT / "chapters")
     assert labels["ch-vc-dimension"] == ("chapter", "3") and labels["sec-threshold"] == ("chapter", "1")

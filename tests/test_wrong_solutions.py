@@ -180,7 +180,7 @@ def needed_cells(sources: list, wanted: dict) -> set:
 
 def fill_solution(source: str, answer: str) -> str:
     """The solution cell with ``answer`` in ``stub_solution``'s hole (its ``...``)."""
-    from mlcore.homework._format import stub_solution
+    from mlcore.homework.grading._format import stub_solution
 
     lines = stub_solution(source).split("\n")
     holes = [i for i, line in enumerate(lines) if line.strip() == "..."]
@@ -214,10 +214,11 @@ def chapter_verdicts(chapter: str) -> dict:
     import matplotlib
     import nbformat
 
-    from mlcore.homework._checker import run_check
-    from mlcore.homework._format import autograder_notebook
-    from mlcore.homework._grade import build_spec
-    from mlcore.homework._plan import adopt_chapter_ids, names_used, plan_notebook
+    from mlcore.homework.sandbox._checker import run_check
+    from mlcore.homework.editions._edition import autograder_notebook
+    from mlcore.homework.grading._grade import build_spec
+    from mlcore.homework.grading._plan import (adopt_chapter_ids, names_used,
+                                               plan_notebook)
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -25,15 +25,15 @@ Examples
 'p = ...'
 """
 
-from ._assign import Assigned, assign, find_chapters
-from ._format import (FormatError, Question, autograder_notebook, check_notebook,
-                      parse_questions, student_edition, stub_solution)
-from ._grade import (STATUSES, Submission, add_extra_tests, build_spec, check_spec,
-                     default_jobs, grade_one, grade_submissions, load_spec, make_reference,
-                     read_notebook, safe_failure)
-from ._download import collect_submissions
-from ._report import merge_manual_scores, write_feedback, write_grades
-from ._sandbox import Limits, bubblewrap_available
+from .classroom import collect_submissions
+from .editions import (Assigned, assign, autograder_notebook, find_chapters,
+                       student_edition)
+from .grading import (STATUSES, FormatError, Question, Submission, add_extra_tests,
+                      build_spec, check_notebook, check_spec, default_jobs, grade_one,
+                      grade_submissions, load_spec, make_reference, merge_manual_scores,
+                      parse_questions, read_notebook, safe_failure, stub_solution,
+                      write_feedback, write_grades)
+from .sandbox import Limits, bubblewrap_available
 
 __all__ = [
     "Assigned", "assign", "find_chapters",

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from ._translate import LANGUAGES
+from .editions import LANGUAGES
 
 # nbformat imports jsonschema, whose optional IRI format check (rfc3987_syntax)
 # compiles a grammar for seconds at import; this tool never validates IRIs.
@@ -59,7 +59,7 @@ def cmd_assign(args) -> int:
     for chapter, problem in problems:
         print(f"error: {chapter}: {problem}", file=sys.stderr)
     if args.bundle and not problems:
-        from ._bundle import write_bundle
+        from .editions import write_bundle
         line = write_bundle(items, args.bundle)
         print(f"wrote {args.bundle}: hand it out; students install with\n    {line}")
     return 1 if problems else 0
@@ -67,9 +67,9 @@ def cmd_assign(args) -> int:
 
 def cmd_grade(args) -> int:
     from . import add_extra_tests, grade_submissions, load_spec, write_feedback, write_grades
-    from ._grade import add_same_as
-    from ._report import check_output_paths, merge_manual_scores, refused_submission
-    from ._sandbox import describe_isolation, isolation_for
+    from .grading import (add_same_as, check_output_paths, merge_manual_scores,
+                          refused_submission)
+    from .sandbox import describe_isolation, isolation_for
     spec = load_spec(args.autograder)
     if args.extra_tests:
         spec = add_extra_tests(spec, args.extra_tests)
@@ -81,13 +81,14 @@ def cmd_grade(args) -> int:
     feedback = Path(args.feedback) if args.feedback else out.parent / f"{out.stem}_feedback"
     check_output_paths(out, feedback)
     out.parent.mkdir(parents=True, exist_ok=True)     # the journal is written from the start
-    from ._update import (backup, check_overwrite, digest, grading_key, hashes_path, read_rows,
-                          rows_path, select_changed, write_rows, write_updated)
+    from .classroom import (backup, check_overwrite, digest, grading_key, hashes_path,
+                            read_rows, rows_path, select_changed, write_rows,
+                            write_updated)
     if args.only and not args.update:
         raise ValueError("--only names the files that --update regrades; add --update.")
     check_overwrite(out, spec, update=args.update, force=args.force)
     # Read every file before running any: a submission cannot remove or change the others.
-    from ._download import read_download
+    from .classroom import read_download
     download = read_download(folder)    # a folder, Moodle's student folders, or a zip
     files, refused, skipped = download.files, download.refused, download.skipped
     if args.gradebook and not ((args.roster or download.moodle) and args.gradebook_column):
@@ -98,7 +99,7 @@ def cmd_grade(args) -> int:
         print(f"skipped {name!r}: {reason}", file=sys.stderr)
     if not files and not refused:
         raise FileNotFoundError(f"SUBMISSIONS {str(folder)!r} holds no .ipynb files.")
-    from ._class import ClassOptions, executed_keeper
+    from .classroom import ClassOptions, executed_keeper
     klass = ClassOptions(args, folder, out, download)  # roster, deadline, late policy
     files = klass.select(files)
     if args.update:
@@ -107,7 +108,7 @@ def cmd_grade(args) -> int:
             refused = [r for r in refused if r[0] in {Path(n).name for n in args.only}]
         print(f"--update: grading {len(files) + len(refused)} new, changed or named "
               "file(s); the other rows are kept", flush=True)
-    from ._update import append_journal, journal_path, read_journal
+    from .classroom import append_journal, journal_path, read_journal
     key = grading_key(spec, limits)
     resumed, stale = ({}, 0) if args.update else read_journal(out, spec, files, key)
     if stale:
@@ -138,7 +139,7 @@ def cmd_grade(args) -> int:
     graded += list(resumed.values())
     for item in graded:
         progress(item)
-    from ._reap import adopt_orphans
+    from .sandbox import adopt_orphans
     reference = _reference(args, spec, [Path(h).absolute() for h in hide])
     with adopt_orphans():
         graded += grade_submissions(spec, files, limits, jobs=args.jobs,
@@ -159,7 +160,7 @@ def cmd_grade(args) -> int:
     else:
         backup(out)
         write_grades(out, spec, graded)
-        from ._report import _write_nofollow
+        from .grading import _write_nofollow
         _write_nofollow(hashes_path(out), json.dumps(
             {name: digest(data) for name, data in files}, indent=1, sort_keys=True) + "\n")
     write_rows(out, [everyone[name] for name in sorted(everyone)])
@@ -171,13 +172,13 @@ def cmd_grade(args) -> int:
     missing = klass.finish(spec, feedback, kept)
     if args.gradebook:
         _gradebook(args, out, graded)
-    from ._summary import write_summary
+    from .classroom import write_summary
     summary = out.with_name(f"{out.stem}_summary.md")
     check_output_paths(summary, summary.with_suffix(".png"))
     for line in write_summary(summary, spec, [everyone[name] for name in sorted(everyone)],
                               isolation=describe_isolation(isolation)):
         print(line)
-    from ._class import note_missing
+    from .classroom import note_missing
     for line in note_missing(summary, missing):
         print(line)
     journal_path(out).unlink(missing_ok=True)
@@ -194,9 +195,7 @@ def _reference(args, spec, hide):
     and the folder is removed before any submission runs, so no run can reach
     them, whatever the sandbox.
     """
-    from ._grade import make_reference
-    from ._reference import Reference
-    from ._spec import chapter_cell_sources
+    from .grading import Reference, chapter_cell_sources, make_reference
     folder = Path(args.autograder)
     folder = folder.parent if folder.suffix == ".json" else folder
     notebook = folder / f"{spec['chapter']}.ipynb"
@@ -207,7 +206,7 @@ def _reference(args, spec, hide):
     if not spec.get("cell_sources"):    # an autograder.json written before they were recorded
         import nbformat
         spec["cell_sources"] = chapter_cell_sources(nbformat.read(notebook, as_version=4))
-    from ._tempdirs import make_dir, remove_dir
+    from .sandbox import make_dir, remove_dir
     reference = make_dir("mlcore-reference-")
     print(f"Running the reference solution {notebook} ...", flush=True)
     try:
@@ -227,7 +226,7 @@ def _reference(args, spec, hide):
 
 def _gradebook(args, out, graded) -> None:
     """Fill the teacher's Canvas or Moodle export with the totals of grades.csv."""
-    from ._gradebook import fill_from_grades
+    from .classroom import fill_from_grades
     for line in fill_from_grades(out, args.gradebook, args.gradebook_column):
         print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
 
@@ -248,7 +247,7 @@ def cmd_merge(args) -> int:
         raise ValueError("--gradebook and --gradebook-column go together.")
     _merge(args.grades, args.manual, spec, args.out, merge_manual_scores)
     print(f"Merged {args.manual} into {args.out or args.grades}")
-    from ._class import merge_followups
+    from .classroom import merge_followups
     merge_followups(args, spec)
     return 0
 
@@ -283,7 +282,7 @@ def cmd_check(args) -> int:
 
 def cmd_quiz(args) -> int:
     from . import find_chapters
-    from ._quiz import export_quizzes
+    from .editions import export_quizzes
     export_quizzes(find_chapters(args.chapters), args.format, args.out,
                    language=args.language, say=print)
     return 0
@@ -413,7 +412,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the command line; return the exit status."""
-    from ._sandbox import remove_matplotlib_cache
+    from .sandbox import remove_matplotlib_cache
     args = parser().parse_args(argv)
     try:
         return args.run(args)
@@ -421,7 +420,7 @@ def main(argv=None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     finally:
-        from ._tempdirs import remove_all
+        from .sandbox import remove_all
         remove_all()        # the folders of a command stopped by an error or Ctrl-C
         remove_matplotlib_cache()
 

@@ -28,11 +28,11 @@ if __name__ == "__main__":
     # name its own folder, and the one holding the mlcore package it belongs to.
     _HERE = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, _HERE)
-    sys.path.append(os.path.dirname(os.path.dirname(_HERE)))
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(_HERE))))
 
 try:                      # run as a script: its folder is on sys.path (above)
     from _wire import encode_plain, json_reply, read_frame, write_frame
-except ImportError:       # imported as mlcore.homework._server (documentation)
+except ImportError:       # imported as mlcore.homework.sandbox._server (documentation)
     from ._wire import encode_plain, json_reply, read_frame, write_frame
 
 

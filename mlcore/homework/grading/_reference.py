@@ -35,7 +35,7 @@ class Reference:
     >>> ref.verify()
     Traceback (most recent call last):
     ...
-    mlcore.homework._reference.ReferenceTampered: the reference snapshot of question 0 changed since it was made (its SHA-256 differs): grading stopped, nothing was loaded from it.
+    mlcore.homework.grading._reference.ReferenceTampered: the reference snapshot of question 0 changed since it was made (its SHA-256 differs): grading stopped, nothing was loaded from it.
     """
 
     def __init__(self, blobs: dict):

@@ -32,12 +32,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .._validation import check_option, check_real
+from ..._validation import check_option, check_real
 
 __all__ = ["Limits", "RunResult", "bubblewrap_available", "run_script",
            "isolation_for", "describe_isolation", "remove_matplotlib_cache"]
 
-PACKAGE = Path(__file__).parent            # mlcore/homework, unresolved: may sit under a symlink
+PACKAGE = Path(__file__).parent  # mlcore/homework/sandbox (the scripts), unresolved:
+MLCORE = PACKAGE.parents[1]      # a symlink may lead to it; MLCORE: the mlcore package
 MARK = "@@mlcore-homework@@ "
 STDOUT_CAP = 16 * 2**20                     # events: far more than 10,000 cells need
 STDERR_CAP = 64 * 2**10                     # the tail is kept
@@ -144,7 +145,7 @@ def _system_binds() -> list:
 def _python_paths() -> list:
     """Folders the sandboxed Python needs, as Python names them (maybe through symlinks)."""
     paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent,
-             PACKAGE.parent}
+             MLCORE}
     for entry in sys.path:
         packages = "site-packages" in entry or "dist-packages" in entry
         if entry and packages and Path(entry).is_dir():
@@ -220,7 +221,7 @@ def _compile_package() -> bool:
     ``force``: the grader's own bytecode, whatever an earlier ``--sandbox none`` run left."""
     import compileall
     try:
-        return bool(compileall.compile_dir(str(PACKAGE.parent), quiet=2, force=True))
+        return bool(compileall.compile_dir(str(MLCORE), quiet=2, force=True))
     except OSError:
         return False
 
@@ -279,7 +280,7 @@ def _environment(workdir: Path, token: str, writable: bool = True) -> dict:
                # The grader's scripts run with -I; the kernel they start does not, so it is
                # kept off the user site (which a cell could fill with code for the next
                # process) and given the grader's own mlcore, not an inherited PYTHONPATH.
-               PYTHONNOUSERSITE="1", PYTHONPATH=str(PACKAGE.parent.parent))
+               PYTHONNOUSERSITE="1", PYTHONPATH=str(MLCORE.parent))
     if writable:
         env["MPLCONFIGDIR"] = str(mpl)
         (workdir / "tmp").mkdir(exist_ok=True)

@@ -57,7 +57,7 @@ def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
 
     Returns ``(filled, unmatched_ids, ungraded_rows)``.
     """
-    from ._report import _number, _write_nofollow, csv_lines
+    from ..grading import _number, _write_nofollow, csv_lines
     text = Path(gradebook).read_bytes().decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text, newline="")))
     if not rows:
@@ -95,7 +95,7 @@ def fill_from_grades(grades, gradebook, column: str, out=None) -> list:
     is given. Uses ``final`` when grades.csv has it (late penalty), else
     ``total``.
     """
-    from ._report import _read_csv
+    from ..grading import _read_csv
     grades = Path(grades)
     header, rows = _read_csv(grades, "grades_csv")
     if "student" not in header:

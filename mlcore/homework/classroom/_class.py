@@ -32,18 +32,18 @@ def _warn(text: str) -> None:
 
 
 def _number(value) -> str:
-    from ._report import _number as number
+    from ..grading import _number as number
     return number(value)
 
 
 def _read(path: Path):
-    from ._report import _read_csv
+    from ..grading import _read_csv
     return _read_csv(path, "grades_csv")
 
 
 def _write(path: Path, header, rows) -> None:
     # _read removed the quotes against formulas; csv_text puts them back
-    from ._report import _write_nofollow, csv_text
+    from ..grading import _write_nofollow, csv_text
     _write_nofollow(Path(path), csv_text(header, rows))
 
 
@@ -88,7 +88,7 @@ class ClassOptions:
                                  "--update, so the regraded rows get theirs.")
         self.manual, self.executed = get("manual_scores"), get("keep_executed")
         if self.executed:
-            from ._report import check_output_paths
+            from ..grading import check_output_paths
             check_output_paths(self.executed)
         self.owners, self.late = {}, {}
 
@@ -156,7 +156,7 @@ class ClassOptions:
         """With ``--keep-executed``: a private, hidden folder for the runs' output."""
         if not self.executed:
             return None
-        from ._tempdirs import make_dir
+        from ..sandbox import make_dir
         # the class's notebooks: removed by main's remove_all if the run stops
         folder = make_dir("mlcore-executed-")
         hide += [folder, Path(self.executed)]    # no run sees another's notebook
@@ -243,7 +243,7 @@ def refresh_penalties(grades) -> bool:
 
 def read_comments(manual_csv, spec) -> dict:
     """``{file: {question: comment}}`` of every file of the manual CSV."""
-    from ._report import _read_csv
+    from ..grading import _read_csv
     manual = {q["name"] for q in spec["questions"] if q["manual"]}
     columns, given = _read_csv(Path(manual_csv), "manual_csv")
     found = {}
@@ -272,7 +272,7 @@ def refresh_feedback(folder, spec, rows, comments, only_late=False) -> list:
     manual CSV's) are touched, or with ``only_late`` those with a penalty.
     Returns the files with no feedback file.
     """
-    from ._text import md_text
+    from ..grading import md_text
     folder = Path(folder)
     manual = [q for q in spec["questions"] if q["manual"]]
     possible = sum(q["points"] for q in spec["questions"])
@@ -307,7 +307,7 @@ def refresh_feedback(folder, spec, rows, comments, only_late=False) -> list:
                          f"({row['late_penalty']} points); final score {row['final']} "
                          f"/ {_number(possible)}")
         lines[at:at] = extra
-        from ._report import _write_nofollow
+        from ..grading import _write_nofollow
         _write_nofollow(path, "\n".join(lines) + "\n")
     return absent
 
@@ -344,7 +344,7 @@ def _absent(files, folder) -> None:
 
 def merge_followups(args, spec) -> None:
     """After ``merge``: penalties, the feedback files and, if asked, the LMS export."""
-    from ._report import check_output_paths
+    from ..grading import check_output_paths
     grades = Path(args.out or args.grades)
     refresh_penalties(grades)
     source = Path(args.grades)
@@ -377,7 +377,7 @@ def note_missing(summary, missing) -> list:
     at = next((k + 1 for k, text in enumerate(lines) if text.startswith("Status: ")),
               len(lines))
     lines[at:at] = ["", line]
-    from ._report import _write_nofollow
+    from ..grading import _write_nofollow
     _write_nofollow(path, "\n".join(lines) + "\n")
     return [line]
 
@@ -392,9 +392,9 @@ def keep_executed(source: Path, folder: Path, name: str, cells) -> bool:
     """
     import json
 
-    from ._plan import MAX_FILE_BYTES
-    from ._report import _read_nofollow, _write_nofollow
-    from ._worker import capped
+    from ..grading import MAX_FILE_BYTES
+    from ..grading import _read_nofollow, _write_nofollow
+    from ..sandbox import capped
     data, _ = _read_nofollow(Path(source))
     if data is None or len(data) > MAX_FILE_BYTES:
         return False
@@ -421,8 +421,8 @@ def executed_keeper(folder):
 
 def publish_executed(private, target) -> int:
     """Move the kept notebooks into ``--keep-executed DIR`` once every run has ended."""
-    from ._report import _write_nofollow, check_output_paths
-    from ._tempdirs import remove_dir
+    from ..grading import _write_nofollow, check_output_paths
+    from ..sandbox import remove_dir
     target = Path(target)
     check_output_paths(target)
     count = 0

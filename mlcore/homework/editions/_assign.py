@@ -24,10 +24,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._notebook_text import book_labels, plain_markdown, proof_numbers, read_bibliography
-from ._format import autograder_notebook, parse_questions, student_edition
-from ._grade import SPEC_NAME, build_spec, check_jobs, grade_one, read_notebook
-from ._sandbox import Limits
+from ..._notebook_text import (book_labels, plain_markdown, proof_numbers,
+                               read_bibliography)
+from ..grading import (SPEC_NAME, build_spec, check_jobs, grade_one, parse_questions,
+                       read_notebook)
+from ._edition import autograder_notebook, student_edition
+from ..sandbox import Limits
 
 __all__ = ["find_chapters", "assign", "Assigned"]
 
@@ -44,7 +46,7 @@ def _chapters_folder() -> Path:
     here = Path.cwd() / "chapters"
     if here.is_dir():
         return here
-    return Path(__file__).resolve().parents[2] / "chapters"
+    return Path(__file__).resolve().parents[3] / "chapters"
 
 
 def find_chapters(selectors=(), folder=None) -> list:

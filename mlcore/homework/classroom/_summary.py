@@ -43,7 +43,7 @@ def write_summary(path, spec: dict, graded: list, isolation: str = "") -> list:
 
     ``isolation`` names the sandbox the submissions ran in (recorded in the summary).
     """
-    from ._report import _write_nofollow
+    from ..grading import _write_nofollow
     path = Path(path)
     table = summary_lines(spec, graded)
     failing = Counter(f"{q}: {line.split(': ', 1)[-1]}" for g in graded

@@ -79,7 +79,7 @@ def moodle_name(path: str):
 
 def _nested(found: Download, path: str, kind: str, read, mtime) -> None:
     """One entry below the top level: a Moodle student's file, or skipped."""
-    from ._report import SYMLINK, name_problem, shown_name
+    from ..grading import SYMLINK, name_problem, shown_name
     top = path.partition("/")[0]
     match = MOODLE_FOLDER.fullmatch(top)
     if match is None and any(name == top for name, _ in found.skipped):
@@ -122,7 +122,7 @@ def _take(found: Download, name: str, read, mtime) -> None:
 
 def _top(found: Download, name: str, kind: str, read, mtime) -> None:
     """One top-level entry, as a flat folder of notebooks has always been read."""
-    from ._report import SYMLINK, name_problem, shown_name
+    from ..grading import SYMLINK, name_problem, shown_name
     if name.endswith(".ipynb"):
         problem = name_problem(name)
         if problem is not None:
@@ -152,7 +152,7 @@ def _kind(entry) -> str:
 
 def _folder_entries(folder: Path):
     """``(path, kind, read, mtime)`` of a folder, into Moodle's student folders only."""
-    from ._report import _read_nofollow
+    from ..grading import _read_nofollow
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         kind, path = _kind(entry), Path(entry.path)
         yield (entry.name, kind, lambda p=path: _read_nofollow(p),
@@ -171,7 +171,7 @@ def _folder_entries(folder: Path):
 
 
 def _zip_read(archive: zipfile.ZipFile, info: zipfile.ZipInfo):
-    from ._grade import MAX_FILE_BYTES
+    from ..grading import MAX_FILE_BYTES
     if info.flag_bits & 0x1:
         return None, "it is encrypted in the zip"
     try:
@@ -185,7 +185,7 @@ def _zip_read(archive: zipfile.ZipFile, info: zipfile.ZipInfo):
 
 def _zip_entries(path: Path):
     """``(path, kind, read, mtime)`` of each entry of a zip, read in memory."""
-    from ._report import _read_nofollow
+    from ..grading import _read_nofollow
     data, why = _read_nofollow(path)
     if data is None:
         raise FileNotFoundError(f"SUBMISSIONS {str(path)!r}: {why}.")
@@ -225,7 +225,7 @@ def read_download(source) -> Download:
     -------
     Download
     """
-    from ._report import _path
+    from ..grading import _path
     source = _path(source, "folder")
     if source.suffix.lower() == ".zip" and not source.is_symlink() and source.is_file():
         entries = _zip_entries(source)

@@ -24,7 +24,7 @@ import json
 import shutil
 from pathlib import Path
 
-from ._report import _number, _read_csv, _write_nofollow, csv_text, write_grades
+from ..grading import _number, _read_csv, _write_nofollow, csv_text, write_grades
 
 __all__ = ["hashes_path", "read_hashes", "select_changed", "check_overwrite", "write_updated"]
 
@@ -140,7 +140,7 @@ def grading_key(spec, limits) -> str:
         version = metadata.version("mlcore")
     except metadata.PackageNotFoundError:
         version = "unknown"
-    package = Path(__file__).resolve().parent.parent
+    package = Path(__file__).resolve().parents[2]
     code = hashlib.sha256()
     for path in sorted(package.rglob("*.py")):
         code.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
@@ -157,7 +157,7 @@ def read_journal(out, spec, files, key=None) -> tuple:
     Returns ``(found, stale)``: ``{file: Submission}`` to resume, and how many
     entries were dropped because the tests, limits or grader changed since.
     """
-    from ._grade import Submission
+    from ..grading import Submission
     found, stale, want = {}, 0, {name: digest(data) for name, data in files}
     try:
         lines = journal_path(out).read_text(encoding="utf-8").splitlines()
@@ -209,7 +209,7 @@ def read_rows(out, spec) -> dict:
     Rows of the CSV with no record (written by an older grader) get their
     scores, status and flags from the CSV, with no list of failed checks.
     """
-    from ._grade import Submission
+    from ..grading import Submission
     out = Path(out)
     if not out.is_file():
         return {}

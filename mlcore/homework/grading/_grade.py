@@ -33,8 +33,8 @@ from ._plan import MAX_BYTES, MAX_FILE_BYTES, adopt_chapter_ids, first_line, nam
 from ._rules import question_uses
 from ._text import ERROR_NAMES, md_text, safe_failure  # noqa: F401 -- re-exported
 from ._reference import Reference, ReferenceTampered
-from ._sandbox import Limits, isolation_for, run_script
-from ._tempdirs import make_dir, remove_dir
+from ..sandbox import Limits, isolation_for, run_script
+from ..sandbox import make_dir, remove_dir
 from ._spec import (SPEC_NAME, _source, add_extra_tests, build_spec,  # noqa: F401 -- re-exported
                     check_spec, load_spec, test_weights)
 

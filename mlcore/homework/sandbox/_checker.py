@@ -40,13 +40,13 @@ if __name__ == "__main__":
     # name its own folder, and the one holding the mlcore package it belongs to.
     _HERE = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, _HERE)
-    sys.path.append(os.path.dirname(os.path.dirname(_HERE)))
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(_HERE))))
 
 try:                      # run as a script: its folder is on sys.path (above)
     from _wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
                        warn_again, write_frame)
     from _worker import apply_limits, events_channel, short
-except ImportError:       # imported as mlcore.homework._checker (documentation, doctests)
+except ImportError:       # imported as mlcore.homework.sandbox._checker (the docs)
     from ._wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
                         warn_again, write_frame)
     from ._worker import apply_limits, events_channel, short

@@ -29,7 +29,7 @@ INSTALL = "pip install -r requirements.txt mlcore-*.whl"
 
 
 def _root() -> Path:
-    return Path(__file__).resolve().parents[2]
+    return Path(__file__).resolve().parents[3]
 
 
 def student_requirements(notebooks) -> str:
@@ -88,7 +88,7 @@ def _text(cell) -> str:
 
 def _secrets(items) -> list:
     """Text that must not be handed out: hidden tests and solution lines of each chapter."""
-    from ._format import parse_questions
+    from ..grading import parse_questions
     found = []
     for item in items:
         nb = json.loads((item.autograder / f"{item.chapter}.ipynb").read_text(encoding="utf-8"))

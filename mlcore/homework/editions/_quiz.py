@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from .._notebook_text import TEXT, _KINDS, _roles, read_bibliography, self_checks
+from ..._notebook_text import TEXT, _KINDS, _roles, read_bibliography, self_checks
 from ._translate import LANGUAGES
 
 __all__ = ["FORMATS", "Quiz", "QuizQuestion", "chapter_quiz", "moodle_xml", "qti_zip",
