@@ -1,7 +1,7 @@
 """Run a submission's own cells in a fresh kernel and save its namespace for the checks.
 
-This file runs as a script, inside the sandbox that :mod:`mlcore.homework._sandbox`
-prepares. Its job holds the submission's cells only: no test, public or
+This file runs as a script, inside the sandbox that
+:mod:`mlcore.homework.sandbox._sandbox` prepares. Its job holds the submission's cells only: no test, public or
 hidden, is ever in this process, in the kernel or on the disk they can see.
 Right before each question's first test cell it saves, one ``cloudpickle``
 blob per name, the names that question's solution binds (for a trusted run
