@@ -22,6 +22,7 @@ from mlcore.compare import (BiasVarianceFigure, MidpointClassifier, average_rank
                             polynomial_bias_variance, rejection_rates, rejection_table,
                             simulate_test_pvalues, two_feature_sampler, wilcoxon_holm)
 from mlcore.compare._calibration import _accuracy_differences
+from mlcore.compare._simulation import _index_split
 
 
 @pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
@@ -420,3 +421,16 @@ def test_simulated_pvalues_draw_fresh_splits_in_every_repetition(monkeypatch):
     # indices; fresh splits give nearly as many index sets as repetitions.
     distinct = [len(set(sets)) for sets in test_sets]
     assert min(distinct) > reps - 3, distinct
+
+
+@pytest.mark.parametrize("n_samples", [20, 37, 60, 201])
+def test_index_split_is_train_test_split_of_the_indices(n_samples):
+    # rejection_rates splits with _index_split for speed: the same arrays, seed for seed.
+    from sklearn.model_selection import train_test_split
+    for test_size in (0.1, 0.5):
+        for seed in (0, 7, 2**31 - 2):
+            want = train_test_split(np.arange(n_samples), test_size=test_size,
+                                    random_state=seed)
+            got = _index_split(n_samples, test_size, seed)
+            assert all(np.array_equal(g, w) and g.dtype == w.dtype
+                       for g, w in zip(got, want))

@@ -8,8 +8,8 @@ from sklearn.datasets import load_breast_cancer, load_iris, load_wine, make_clas
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.feature_selection import SequentialFeatureSelector, mutual_info_classif
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import mutual_info_score
-from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.metrics import accuracy_score, make_scorer, mutual_info_score
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.naive_bayes import BernoulliNB, GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
@@ -61,6 +61,19 @@ def test_forward_search_counts_its_fits():
     assert result.n_fits_ == 5 * n * (n + 1) // 2 == result.path["n_fits"].iloc[-1]
     parallel = forward_search(GaussianNB(), X[:, :n], y, cv=5, n_jobs=2)
     assert parallel.path.equals(result.path)
+
+
+def test_naive_bayes_searches_score_each_step_in_one_batch_as_cross_val_score_does():
+    # GaussianNB's candidates of a step are scored together (gaussian_nb_subset_accuracy);
+    # the path must equal scoring each subset by cross_val_score, bit for bit, both ways.
+    X, y = make_classification(n_samples=100, n_features=5, n_informative=3,
+                               random_state=4)
+    folds = StratifiedKFold(3, shuffle=True, random_state=1)
+    for search in (forward_search, backward_search):
+        batched = search(GaussianNB(), X, y, cv=folds)
+        one_by_one = search(GaussianNB(), X, y, cv=folds,
+                            scoring=make_scorer(accuracy_score))  # forces one by one
+        assert batched.path[["feature", "score"]].equals(one_by_one.path[["feature", "score"]])
 
 
 def test_tol_stops_early_and_exhaustive_finds_the_best():

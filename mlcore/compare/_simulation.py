@@ -6,6 +6,7 @@ on a tiny domain, and the type-I error and power of the tests of
 from __future__ import annotations
 
 import itertools
+import math
 from functools import partial
 
 import numpy as np
@@ -13,7 +14,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from sklearn.model_selection import KFold, train_test_split
+from sklearn.model_selection import KFold
 from .._validation import as_random_state as check_random_state  # every seed mlcore accepts
 
 from .._parallel import parallel_map
@@ -298,6 +299,19 @@ TESTS = ["10-fold paired t", "resampled t (10 splits)", "corrected resampled t",
          "5x2cv paired t", "5x2cv F", "McNemar"]
 
 
+def _index_split(n_samples, test_size, seed):
+    """``train_test_split(np.arange(n_samples), test_size=test_size, random_state=seed)``.
+
+    The same (train, test) index arrays, without its input checks and
+    ``_safe_indexing``, which cost more than the midpoint learner's fit: a
+    permutation by ``RandomState(seed)``, its first ``ceil(test_size * n)``
+    entries for testing.
+    """
+    n_test = math.ceil(test_size * n_samples)
+    permutation = np.random.RandomState(seed).permutation(n_samples)
+    return permutation[n_test:], permutation[:n_test]
+
+
 def _one_repetition(sampler, estimator_a, estimator_b, n_samples, seed):
     rng = np.random.default_rng(seed)
     X, y = sampler(n_samples, rng)
@@ -309,16 +323,16 @@ def _one_repetition(sampler, estimator_a, estimator_b, n_samples, seed):
 
     state = int(rng.integers(2**31 - 1))
     kfold = np.array([scores(tr, te) for tr, te in KFold(10, shuffle=True, random_state=state).split(X)])
-    splits = [train_test_split(np.arange(n_samples), test_size=0.1, random_state=state + r)
+    splits = [_index_split(n_samples, 0.1, state + r)
               for r in range(10)]
     resampled = np.array([scores(tr, te) for tr, te in splits])
     n_test = len(splits[0][1])
     halves = []
     for i in range(5):
-        first, second = train_test_split(np.arange(n_samples), test_size=0.5, random_state=state + 100 + i)
+        first, second = _index_split(n_samples, 0.5, state + 100 + i)
         halves.append([np.subtract(*scores(first, second)), np.subtract(*scores(second, first))])
     differences = np.array(halves)
-    train, test = train_test_split(np.arange(n_samples), test_size=0.5, random_state=state + 200)
+    train, test = _index_split(n_samples, 0.5, state + 200)
     a = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
     b = clone(estimator_b).fit(X[train], y[train]).predict(X[test])
     pvalues = []
