@@ -4,9 +4,9 @@ Started by ``_checker.py`` inside the same sandbox as a process that never
 holds a test: the first one forked from the checks' process before that has
 read its job (so with its modules imported and nothing of the submission or
 the checks), one started again (``python _server.py REPLY_FD``) as a fresh
-process. It reads requests on
-stdin and writes replies on ``REPLY_FD`` (see ``_wire.py``); its stdout is
-``/dev/null``. The submission's code runs here only: restoring its saved
+process. It reads requests on a pipe (its stdin, when started as a script)
+and writes replies on another (``REPLY_FD``; see ``_wire.py``); its stdin
+and stdout are then ``/dev/null``. The submission's code runs here only: restoring its saved
 answers (``cloudpickle``) and every call a check makes into them. Whatever
 this process does, it can only send data back; the checks decide.
 
