@@ -212,3 +212,19 @@ def test_a_figure_with_axes_placed_by_hand_renders_narrow_without_a_warning():
         warnings.simplefilter("error")
         ShatteringExplorer().explore(hypothesis_class=["halfspace"], preset=["triangle"],
                                      seed=[0], point=[0], dx=[0.0], dy=[0.0])
+
+
+def test_a_grading_kernel_draws_only_the_default_frame(monkeypatch):
+    """Nothing shows a graded notebook's outputs: the homework grader's kernel (its
+    environment carries MLCORE_HOMEWORK_RUN) draws the frame the page opens on and says
+    so, after checking the grid as always (issue #38 item 5)."""
+    figure = Waves()
+    held = {"shape": ["sin"], "flip": [False], "scale": [1.0]}
+    full = figure.explore(freq=[0.5, 1.0], **held)
+    monkeypatch.setenv("MLCORE_HOMEWORK_RUN", "0123")
+    with pytest.raises(ValueError, match="not controls"):
+        figure.explore(speed=[1])
+    graded = figure.explore(freq=[0.5, 1.0], **held)
+    html, data, frames = _data(graded)
+    assert data["sizes"] == [] and len(frames) == 1 and "only the default frame" in html
+    assert graded.frame == full.frame and figure.render() == Waves().render()

@@ -99,9 +99,32 @@ def test_the_checks_run_isolated_in_their_own_empty_read_only_folder(tiny, tmp_p
         "assert os.getcwd() == os.path.realpath(home) and os.listdir(home) == []\n"
         "assert not os.access(home, os.W_OK) or os.geteuid() == 0\n")
     spec = add_extra_tests(load_spec(item.autograder), extra)
+    # The answers' process is forked from the checks' process before that reads its job
+    # (issue #38 item 5): the answer checks that it holds nothing of the job (no file, no
+    # verdicts' channel: its pipes are stderr and its two own; no questions' dicts).
+    solution = copy.deepcopy(solution)
+    cell = next(c for c in solution["cells"] if c.get("id") == "sol-sigmoid")
+    cell["source"] = (FORK_CHECK + "".join(cell["source"])).replace(
+        "def sigmoid(z):\n", "def sigmoid(z):\n    _forked_clean()\n", 1)
     graded = grade_one("solution.ipynb", json.dumps(solution).encode(), spec,
                        Limits(timeout=60, sandbox=SANDBOX))
     assert graded.scores["ex99-sigmoid"] == 2, graded.failures
+
+
+FORK_CHECK = '''def _forked_clean():
+    import gc, os, sys
+    if not sys.argv[0].endswith(("_checker.py", "_server.py")):
+        return                        # the notebook's own kernel
+    assert os.read(0, 1) == b"", "stdin is not empty"
+    links = [os.readlink(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")
+             if os.path.exists(f"/proc/self/fd/{fd}")]
+    files = [link for link in links if link.startswith("/") and link != "/dev/null"
+             and not link.startswith("/proc/")]
+    assert not files and sum(link.startswith("pipe:") for link in links) == 3, links
+    assert not any(type(o) is dict and "nonces" in o for o in gc.get_objects())
+
+
+'''
 
 
 def _user_site_python(tmp_path) -> Path:

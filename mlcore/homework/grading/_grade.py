@@ -17,6 +17,7 @@ the others share the rest); a use of a name the exercise forbids
 
 from __future__ import annotations
 
+import json
 import operator
 import os
 import secrets
@@ -114,8 +115,11 @@ def _run_checks(coded, ready, limits, hide, state, reference, answers):
     job = {"questions": questions, "limits": _limits_job(limits)}
     home = make_dir("mlcore-checks-")
     try:
+        # What the checks' process may know before it reads the job: it forks the
+        # submission's process from itself then (see _checker.main).
+        setup = {"limits": job["limits"], "preload": reference.modules()}
         result = run_script("_checker.py", job, limits, home, hide=hide, writable=False,
-                            state=state)
+                            state=state, args=[json.dumps(setup)])
     finally:
         remove_dir(home)               # run_script made it read-only: remove_dir undoes it
     if any(e.get("event") == "reference" and e.get("ok") is False for e in result.events):

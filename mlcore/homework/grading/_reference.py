@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
+import pickle
+import pickletools
+import re
 from pathlib import Path
 
 __all__ = ["Reference", "ReferenceTampered"]
@@ -60,9 +64,77 @@ class Reference:
                     f"the reference snapshot of question {n} changed since it was made (its "
                     "SHA-256 differs): grading stopped, nothing was loaded from it.")
 
+    def modules(self) -> list:
+        """The modules loading the snapshots imports, read from their pickle opcodes.
+
+        Nothing is unpickled here. The checks' process imports these before it
+        reads its job (the submission's process is forked from it there).
+
+        Examples
+        --------
+        >>> import cloudpickle, numpy, pickle
+        >>> blob = pickle.dumps({"each": {"np": cloudpickle.dumps(numpy)}})
+        >>> "numpy" in Reference({0: blob}).modules()
+        True
+        """
+        if getattr(self, "_modules", None) is not None:
+            return list(self._modules)        # read once per grading, not per submission
+        found = set()
+        for blob in self.blobs.values():
+            try:
+                inner = _PlainUnpickler(io.BytesIO(blob)).load().get("each") or {}
+                for value in inner.values():
+                    found |= _imported(bytes(value))
+            except Exception:   # noqa: BLE001 -- not a snapshot: the checks import as they go
+                continue
+        self._modules = sorted(name for name in found if _MODULE.fullmatch(name)
+                               and name.split(".")[0] not in ("__main__", "builtins"))
+        return list(self._modules)
+
     def job(self, number: int):
         """What the checks' process receives for one question: the data and its SHA-256."""
         if number not in self.blobs:
             return None
         return {"data": base64.b64encode(self.blobs[number]).decode("ascii"),
                 "sha256": self.sha256[number]}
+
+
+_MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+_STRINGS = {"SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "SHORT_BINSTRING",
+            "BINSTRING", "STRING"}
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Dicts, strings and bytes only: a snapshot's outer layer."""
+
+    def find_class(self, module, name):
+        raise pickle.UnpicklingError(f"{module}.{name} in a snapshot's outer layer")
+
+
+def _imported(blob: bytes) -> set:
+    """Modules a (cloud)pickle imports: globals' modules and ``subimport`` arguments."""
+    found, memo, pushed, want = set(), {}, [], False
+    for op, arg, _ in pickletools.genops(blob):
+        name = op.name
+        if name in ("MEMOIZE", "PUT", "BINPUT", "LONG_BINPUT"):
+            memo[len(memo) if name == "MEMOIZE" else arg] = pushed[-1] if pushed else None
+            continue
+        if name in _STRINGS or name in ("GET", "BINGET", "LONG_BINGET"):
+            value = arg if name in _STRINGS else memo.get(arg)
+            if want and isinstance(value, str):
+                found.add(value)
+            want = False
+            pushed.append(value)
+            continue
+        if name == "STACK_GLOBAL" and len(pushed) >= 2:
+            module, attribute = pushed[-2], pushed[-1]
+        elif name == "GLOBAL" and isinstance(arg, str):
+            module, _, attribute = arg.partition(" ")
+        else:
+            pushed.append(None)
+            continue
+        if isinstance(module, str):
+            found.add(module)
+        want = attribute == "subimport"
+        pushed.append(None)
+    return found

@@ -28,10 +28,12 @@ process holds, each with the nonce the grader gave that check::
 """
 
 import builtins
+import importlib
 import io
 import json
 import os
 import pickle
+import signal
 import subprocess
 import sys
 
@@ -46,10 +48,12 @@ try:                      # run as a script: its folder is on sys.path (above)
     from _wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
                        warn_again, write_frame)
     from _worker import apply_limits, events_channel, short
+    from _server import serve
 except ImportError:       # imported as mlcore.homework.sandbox._checker (the docs)
     from ._wire import (StudentCrashed, StudentError, decode, raise_again, read_frame,
                         warn_again, write_frame)
     from ._worker import apply_limits, events_channel, short
+    from ._server import serve
 
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_server.py")
 
@@ -162,18 +166,64 @@ class Remote:
         return id(self)
 
 
+def _open_fds() -> list:
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        try:
+            return [int(name) for name in os.listdir(folder)]
+        except (OSError, ValueError):
+            continue
+    return list(range(3, 1024))
+
+
+def _become_server(request_fd, reply_fd):
+    """In the child forked by ``Server.start(fork=True)``: keep stdio and the two
+    pipes, close every other descriptor (the unread job, the verdicts' channel), serve."""
+    try:
+        for fd in _open_fds():
+            if fd not in (0, 1, 2, request_fd, reply_fd):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        serve(request_fd, reply_fd)
+    finally:
+        os._exit(0)
+
+
+class _Forked:
+    """A forked child, stopped as ``Server.stop`` stops a ``Popen``."""
+
+    def __init__(self, pid):
+        self.pid = pid
+
+    def kill(self):
+        os.kill(self.pid, signal.SIGKILL)
+
+    def wait(self, timeout=None):
+        os.waitpid(self.pid, 0)
+
+
 class Server:
     """The submission's process (``_server.py``), started again after it dies."""
 
     def __init__(self):
         self.process, self.generation, self.crashed = None, 0, False
 
-    def start(self):
+    def start(self, fork=False):
+        """Start the process; ``fork``: as a copy of this one, which must not yet hold
+        anything of the job (``main`` forks before it reads it). A restart execs a
+        fresh interpreter: by then this process holds the checks and their nonces."""
         request_read, request_write = os.pipe()
         reply_read, reply_write = os.pipe()
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", SERVER, str(reply_write)], stdin=request_read,
-            stdout=subprocess.DEVNULL, pass_fds=(reply_write,), close_fds=True)
+        if fork:
+            pid = os.fork()
+            if pid == 0:
+                _become_server(request_read, reply_write)
+            self.process = _Forked(pid)
+        else:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", SERVER, str(reply_write)], stdin=request_read,
+                stdout=subprocess.DEVNULL, pass_fds=(reply_write,), close_fds=True)
         os.close(request_read)
         os.close(reply_write)
         self.write, self.read = request_write, reply_read
@@ -270,15 +320,31 @@ def run_check(source, n, namespace):
 
 
 def main():
-    job = json.loads(sys.stdin.read())
+    # The command line holds what this process may know before its job: the limits and
+    # the modules the teacher's reference imports (``Reference.modules``). With those
+    # imported, the submission's first process is forked from here before the job is
+    # read, so it starts with them (a fresh interpreter imported them again, ~4 CPU-s
+    # for chapter 1) and with nothing of the checks: no test, nonce or reference.
+    setup = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    job_fd = os.dup(0)
     emit = events_channel()
-    apply_limits(job.get("limits", {}))
+    apply_limits(setup.get("limits", {}))
     if not os.access(os.environ.get("TMPDIR", "/tmp"), os.W_OK):
         os.environ["TMPDIR"] = "/tmp"     # the run's folder is read-only here
     sys.modules.setdefault("rfc3987_syntax", None)
     import cloudpickle  # noqa: F401
     import numpy  # noqa: F401
+    for name in setup.get("preload", []):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 -- the reference's restore reports what is missing
+            continue
     server = Server()
+    server.start(fork=bool(setup) and hasattr(os, "fork"))
+    with os.fdopen(job_fd, "rb") as handle:
+        job = json.loads(handle.read())
+    if not setup:
+        apply_limits(job.get("limits", {}))
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     for question in job["questions"]:
         number, answers = question["number"], None

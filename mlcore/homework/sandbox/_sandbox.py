@@ -303,10 +303,10 @@ def _masks(hide, bound) -> list:
 
 
 def _command(script: str, workdir: Path, hide, isolation: str, writable: bool,
-             state: Path | None, readonly=()) -> list:
+             state: Path | None, readonly=(), args=()) -> list:
     # -I: no user site-packages, no PYTHON* variables, no script or working folder on
     # sys.path, so nothing a run wrote (HOME, TMPDIR, cwd) is imported at start-up.
-    command = [sys.executable, "-I", str(PACKAGE / script)]
+    command = [sys.executable, "-I", str(PACKAGE / script), *args]
     if isolation != "bwrap":
         return command
     paths = _python_paths()
@@ -423,7 +423,7 @@ def _parse(stdout: bytes) -> list:
 
 
 def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
-               writable: bool = True, state=None, readonly=()) -> RunResult:
+               writable: bool = True, state=None, readonly=(), args=()) -> RunResult:
     """Run ``mlcore/homework/<script>`` on ``job`` (JSON on its stdin) inside the sandbox.
 
     Parameters
@@ -445,6 +445,9 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
         A second folder the run sees (where the namespace is saved).
     readonly : list of path-like
         More folders the run sees, read-only (the teacher's reference snapshots).
+    args : list of str
+        The script's command-line arguments: what it may know before it reads
+        ``job`` (the checks' limits and the modules to import first).
 
     Returns
     -------
@@ -463,7 +466,7 @@ def run_script(script: str, job: dict, limits: Limits, workdir, *, hide=(),
     start = time.monotonic()
     process = subprocess.Popen(
         _command(script, workdir, hide, isolation, writable, Path(state) if state else None,
-                 [Path(p) for p in readonly]),
+                 [Path(p) for p in readonly], [str(a) for a in args]),
         cwd=workdir, env=env, stdin=stdin, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, start_new_session=True, close_fds=True)
     stdin.close()

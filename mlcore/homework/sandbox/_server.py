@@ -1,9 +1,12 @@
 """The submission's side of the checks: hold its answers and answer calls with plain data.
 
-Started by ``_checker.py`` (``python _server.py REPLY_FD``) inside the same
-sandbox, as a fresh process that never holds a test. It reads requests on
-stdin and writes replies on ``REPLY_FD`` (see ``_wire.py``); its stdout is
-``/dev/null``. The submission's code runs here only: restoring its saved
+Started by ``_checker.py`` inside the same sandbox as a process that never
+holds a test: the first one forked from the checks' process before that has
+read its job (so with its modules imported and nothing of the submission or
+the checks), one started again (``python _server.py REPLY_FD``) as a fresh
+process. It reads requests on a pipe (its stdin, when started as a script)
+and writes replies on another (``REPLY_FD``; see ``_wire.py``); its stdin
+and stdout are then ``/dev/null``. The submission's code runs here only: restoring its saved
 answers (``cloudpickle``) and every call a check makes into them. Whatever
 this process does, it can only send data back; the checks decide.
 
@@ -64,8 +67,15 @@ def _iterate(value):
 
 
 def main():
-    reply_fd = int(sys.argv[1])
-    request_fd = os.dup(0)
+    serve(os.dup(0), int(sys.argv[1]))
+
+
+def serve(request_fd, reply_fd):
+    """Answer requests read on ``request_fd`` on ``reply_fd`` until EOF; then exit.
+
+    Also the entry of the first process of a submission that ``_checker.py``
+    forks from itself before it reads its job (``Server.start``).
+    """
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(null, 1)
