@@ -368,10 +368,10 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         order = np.argsort(X, axis=0, kind="mergesort")
         xs = np.take_along_axis(X, order, axis=0)
         n_classes = len(self.classes_)
-        onehot = np.zeros((len(idx), len(features), n_classes))
+        weights = np.zeros((n_classes, len(idx), len(features)))             # (K, m, F)
         rows = np.arange(len(idx))[:, None]
-        onehot[rows, np.arange(len(features))[None, :], self._y[idx][order]] = w[order]
-        _, score, valid, threshold, n_left, n_right = threshold_scores(xs, onehot, self.criterion)
+        weights[self._y[idx][order], rows, np.arange(len(features))[None, :]] = w[order]
+        _, score, valid, threshold, n_left, n_right = threshold_scores(xs, weights, self.criterion)
         out = {}
         for f, j in enumerate(features):
             if not valid[0, f]:
