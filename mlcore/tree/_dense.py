@@ -173,10 +173,13 @@ def grow_dense(X, y, n_classes, criterion, max_depth, min_samples_split):
         shares = np.column_stack([m_left, sizes - m_left])[splits].astype(float)
         shares = shares / shares.sum(axis=1, keepdims=True)
         majority = np.argmax(child_counts, axis=1)          # the first on ties
-        children = [Node(c, int(p), depth + 1) for c, p in zip(child_counts, majority)]
-        for r, s in enumerate(np.flatnonzero(splits)):
+        # Python ints and floats from .tolist(): a loop over NumPy scalars costs more.
+        children = [Node(c, p, depth + 1) for c, p in zip(child_counts, majority.tolist())]
+        split_nodes = np.flatnonzero(splits)
+        for r, (s, f, t) in enumerate(zip(split_nodes.tolist(), feature[split_nodes].tolist(),
+                                          cut[split_nodes].tolist())):
             node = nodes[s]
-            node.feature, node.threshold = int(feature[s]), float(cut[s])
+            node.feature, node.threshold = f, t
             node.child_shares = shares[r]
             node.children = children[2 * r:2 * r + 2]
         depth += 1
@@ -205,7 +208,7 @@ def grow_dense(X, y, n_classes, criterion, max_depth, min_samples_split):
         column_of = np.broadcast_to(columns, left.shape)
         moved[(new_starts[child_of] + place)[keep], column_of[keep]] = order[keep]
         order, sizes = moved, new_sizes
-        nodes = [c for c, o in zip(children, opened) if o]
+        nodes = [children[i] for i in np.flatnonzero(opened).tolist()]
     return root
 
 
