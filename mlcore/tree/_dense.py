@@ -23,7 +23,7 @@ import numpy as np
 from scipy.special import xlogy
 
 from ._criteria import _entropy_of, _gini_of, _midpoints
-from ._node import Node
+from ._node import Node, _pick
 
 _LN2 = np.log(2)
 
@@ -221,11 +221,11 @@ def _splittable(counts, sizes, depth, max_depth, min_samples_split):
 
 
 def _choose(criterion, score, valid, n_left, n_right):
-    """The chosen feature of each node (``_best_split``'s rule), and whether it splits.
+    """The chosen feature of each node, and whether it splits.
 
-    Among the features with a threshold (``valid``): the first highest gain,
-    the first lowest Gini index, or for C4.5 among gains at least the average
-    the highest ratio.
+    The rule of :func:`._node._pick` among the features with a threshold
+    (``valid``): for gain and Gini as one argmax or argmin over all nodes (the
+    first best feature, as ``_pick`` takes it), for C4.5 by ``_pick`` node by node.
     """
     splits = valid.any(axis=1)
     if criterion == "gain":
@@ -239,6 +239,5 @@ def _choose(criterion, score, valid, n_left, n_right):
         gains = score[s, features]
         iv = _entropy_of(np.column_stack([n_left[s, features], n_right[s, features]]))
         ratios = np.where(iv > 0, gains / np.where(iv > 0, iv, 1.0), 0.0)
-        eligible = gains >= gains.mean() - 1e-12
-        chosen[s] = features[np.flatnonzero(eligible)[np.argmax(ratios[eligible])]]
+        chosen[s] = features[_pick(criterion, gains, ratios)]
     return chosen, splits
