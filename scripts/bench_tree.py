@@ -12,8 +12,8 @@ CPU time, which other work on the machine changes little), as
 and the ratio against the naive way, re-counting the classes on both sides
 of every candidate threshold (timed on the root node only, where it already
 takes seconds), and the cost-complexity pruning path of the same tree
-(``cost_complexity_pruning_path``, pure Python weakest-link pruning) against
-scikit-learn's.
+(``cost_complexity_pruning_path``: growing the tree, then weakest-link
+pruning with one NumPy expression per pruning step) against scikit-learn's.
 """
 
 from __future__ import annotations

@@ -162,14 +162,16 @@ def _cpu_time(call, repeats=3):
     return min(times)
 
 
-def test_fit_on_white_wine_within_twenty_times_sklearn_cpu():
-    # The goal is 5x (scripts/bench_tree.py prints the ratio); this fails only far off it.
+def test_fit_on_white_wine_within_eight_times_sklearn_cpu():
+    # The goal is 5x, which scripts/bench_tree.py checks. Best of 3 measured 3.3-4.6x
+    # on 2 cores at load 10; 8x is what holds under such noise with margin. It fails
+    # on a regression to the per-node split search (13x), not on small slowdowns.
     X, y = load_wine_quality("white", return_X_y=True)
     sklearn_time = _cpu_time(lambda: SkTree(criterion="entropy", random_state=0).fit(X, y))
     ours_time = _cpu_time(lambda: DecisionTreeClassifier().fit(X, y))
     print(f"\nwhite wine fit: mlcore {ours_time:.2f} s, sklearn {sklearn_time:.3f} s, "
           f"ratio {ours_time / sklearn_time:.1f}")
-    assert ours_time < 20 * sklearn_time
+    assert ours_time < 8 * sklearn_time
 
 
 def test_predict_on_white_wine_within_ten_times_sklearn_cpu():

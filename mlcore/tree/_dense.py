@@ -23,22 +23,24 @@ import numpy as np
 from scipy.special import xlogy
 
 from ._criteria import _entropy_of, _gini_of, _midpoints
-from ._node import Node
+from ._node import Node, _pick
 
 _LN2 = np.log(2)
 
 
-def threshold_scores(xs, onehot, criterion, starts=None):
+def threshold_scores(xs, counts, criterion, starts=None):
     """The best threshold of every feature of one node, or of several nodes at once.
 
-    ``xs`` is an ``(m, F)`` block of feature values and ``onehot`` the
-    ``(m, F, K)`` weighted class indicators of the same entries. Without
+    ``xs`` is an ``(m, F)`` block of feature values and ``counts`` the
+    ``(K, m, F)`` class indicators of the same entries: booleans (unit
+    weights, counted exactly in integers) or float weights. The class axis
+    comes first so that each class's running count is one cumulative sum down
+    contiguous columns, several times faster than along ``(m, F, K)``. Without
     ``starts`` the block is one node, each column sorted; with ``starts``
     (increasing, from 0) it holds several nodes one after another, node ``s``
     in rows ``starts[s]`` up to the next start, each column sorted within the
-    node, and the weights must be whole numbers (the level-wise grower's unit
-    weights): a node's counts are then differences of one cumulative sum, which
-    is exact only for whole numbers.
+    node, and ``counts`` must be booleans: a node's counts are then
+    differences of one cumulative sum, which is exact only for whole numbers.
 
     The threshold after sorted position ``i`` sends positions up to ``i`` of
     its node left; only positions between distinct values of one node count.
@@ -50,26 +52,32 @@ def threshold_scores(xs, onehot, criterion, starts=None):
     as :func:`~mlcore.tree.threshold_gains` gives it); and the left and right
     weights.
     """
-    m, F, K = onehot.shape
+    K, m, F = counts.shape
     columns = np.arange(F)
-    cumulative = np.cumsum(onehot, axis=0)
+    whole = counts.dtype == bool
+    cumulative = np.cumsum(counts, axis=1, dtype=np.int32 if whole else float)
     distinct = xs[1:] > xs[:-1]
     if starts is None:
         starts = np.zeros(1, dtype=np.intp)
-        total = onehot[:, 0, :].sum(axis=0)[None]                           # (1, K)
+        # Summed down a contiguous (m, K) copy: the float weights add in the order
+        # they always did, so a tie between features stays a tie.
+        total = np.ascontiguousarray(counts[:, :, 0].T).sum(axis=0)[None]   # (1, K)
         before = None
     else:
+        if not whole:
+            raise ValueError("threshold_scores: several nodes need boolean counts.")
         distinct[starts[1:] - 1] = False       # last row of a node, first of the next
         ends = np.append(starts[1:], m) - 1
-        before = np.zeros((len(starts), F, K))     # counts in the rows of earlier nodes
-        before[1:] = cumulative[starts[1:] - 1]
-        total = cumulative[ends, 0] - before[:, 0]
+        before = np.zeros((len(starts), F, K), dtype=cumulative.dtype)  # earlier nodes' rows
+        before[1:] = np.moveaxis(cumulative[:, starts[1:] - 1], 0, -1)
+        total = cumulative[:, ends, 0].T - before[:, 0]
     n = total.sum(axis=1)
     node_of = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, m)))[:-1]
-    # Only thresholds between distinct values are scored.
+    # Only thresholds between distinct values are scored. Position p of the
+    # (m - 1, F) block is entry p of each class's (m, F) slab.
     at = np.flatnonzero(distinct.ravel())
     node, feature = node_of[at // F], at % F
-    lefts = cumulative[:-1].reshape(-1, K)[at]
+    lefts = np.ascontiguousarray(cumulative.reshape(K, m * F)[:, at].T)    # (positions, K)
     if before is not None:
         lefts = lefts - before[node, feature]
     nl = lefts.sum(axis=1)
@@ -82,11 +90,19 @@ def threshold_scores(xs, onehot, criterion, starts=None):
         # n_l Ent(l) = (n_l ln n_l - sum_k l_k ln l_k) / ln 2,
         # the same for the right side. With fractional weights (missing values)
         # total - left can round to -1e-16, and xlogy of a negative count is NaN,
-        # which argmax would pick as the best.
-        rights = np.maximum(total[node] - lefts, 0.0)
-        nr = np.maximum(n[node] - nl, 0.0)
-        children = (xlogy(nl, nl) - xlogy(lefts, lefts).sum(axis=1)
-                    + xlogy(nr, nr) - xlogy(rights, rights).sum(axis=1)) / _LN2
+        # which argmax would pick as the best. Whole counts look c ln c up in a
+        # table (the same numbers xlogy gives, without a logarithm per entry).
+        if whole:
+            size = np.arange(m + 1.0)
+            table = xlogy(size, size)
+            rights, nr = total[node] - lefts, n[node] - nl
+            children = (table[nl] - table[lefts].sum(axis=1)
+                        + table[nr] - table[rights].sum(axis=1)) / _LN2
+        else:
+            rights = np.maximum(total[node] - lefts, 0.0)
+            nr = np.maximum(n[node] - nl, 0.0)
+            children = (xlogy(nl, nl) - xlogy(lefts, lefts).sum(axis=1)
+                        + xlogy(nr, nr) - xlogy(rights, rights).sum(axis=1)) / _LN2
         values = _entropy_of(total)[node] - children / n[node]
         fill, extreme, pick = -np.inf, np.maximum, np.argmax
     scores = np.full(distinct.shape, fill)
@@ -100,7 +116,7 @@ def threshold_scores(xs, onehot, criterion, starts=None):
         top = extreme.reduceat(scores, starts, axis=0)
         positions = np.where(scores == top[node_of], np.arange(m - 1)[:, None], m)
         best = np.minimum.reduceat(positions, starts, axis=0)
-    left_best = cumulative[best, columns]                                   # (S, F, K)
+    left_best = np.ascontiguousarray(np.moveaxis(cumulative[:, best, columns], 0, -1))  # (S, F, K)
     if before is not None:
         left_best = left_best - before
     n_left = left_best.sum(axis=2)
@@ -119,7 +135,7 @@ def grow_dense(X, y, n_classes, criterion, max_depth, min_samples_split):
     """
     n, F = X.shape
     columns = np.arange(F)
-    onehot = np.eye(n_classes)[y]
+    classes = np.arange(n_classes)[:, None, None]
     member = np.zeros(n, dtype=bool)
     order = np.argsort(X, axis=0, kind="mergesort")         # ties by sample number
     counts = np.bincount(y, minlength=n_classes).astype(float)[None]
@@ -133,7 +149,7 @@ def grow_dense(X, y, n_classes, criterion, max_depth, min_samples_split):
         node_of = np.repeat(np.arange(len(nodes)), sizes)
         xs = X[order, columns]
         best, score, valid, threshold, n_left, n_right = threshold_scores(
-            xs, onehot[order], criterion, starts if len(nodes) > 1 else None)
+            xs, y[order][None] == classes, criterion, starts if len(nodes) > 1 else None)
         feature, splits = _choose(criterion, score, valid, n_left, n_right)
         feature = np.where(splits, feature, 0)
         cut = threshold[np.arange(len(nodes)), feature]
@@ -157,10 +173,13 @@ def grow_dense(X, y, n_classes, criterion, max_depth, min_samples_split):
         shares = np.column_stack([m_left, sizes - m_left])[splits].astype(float)
         shares = shares / shares.sum(axis=1, keepdims=True)
         majority = np.argmax(child_counts, axis=1)          # the first on ties
-        children = [Node(c, int(p), depth + 1) for c, p in zip(child_counts, majority)]
-        for r, s in enumerate(np.flatnonzero(splits)):
+        # Python ints and floats from .tolist(): a loop over NumPy scalars costs more.
+        children = [Node(c, p, depth + 1) for c, p in zip(child_counts, majority.tolist())]
+        split_nodes = np.flatnonzero(splits)
+        for r, (s, f, t) in enumerate(zip(split_nodes.tolist(), feature[split_nodes].tolist(),
+                                          cut[split_nodes].tolist())):
             node = nodes[s]
-            node.feature, node.threshold = int(feature[s]), float(cut[s])
+            node.feature, node.threshold = f, t
             node.child_shares = shares[r]
             node.children = children[2 * r:2 * r + 2]
         depth += 1
@@ -189,7 +208,7 @@ def grow_dense(X, y, n_classes, criterion, max_depth, min_samples_split):
         column_of = np.broadcast_to(columns, left.shape)
         moved[(new_starts[child_of] + place)[keep], column_of[keep]] = order[keep]
         order, sizes = moved, new_sizes
-        nodes = [c for c, o in zip(children, opened) if o]
+        nodes = [children[i] for i in np.flatnonzero(opened).tolist()]
     return root
 
 
@@ -202,11 +221,11 @@ def _splittable(counts, sizes, depth, max_depth, min_samples_split):
 
 
 def _choose(criterion, score, valid, n_left, n_right):
-    """The chosen feature of each node (``_best_split``'s rule), and whether it splits.
+    """The chosen feature of each node, and whether it splits.
 
-    Among the features with a threshold (``valid``): the first highest gain,
-    the first lowest Gini index, or for C4.5 among gains at least the average
-    the highest ratio.
+    The rule of :func:`._node._pick` among the features with a threshold
+    (``valid``): for gain and Gini as one argmax or argmin over all nodes (the
+    first best feature, as ``_pick`` takes it), for C4.5 by ``_pick`` node by node.
     """
     splits = valid.any(axis=1)
     if criterion == "gain":
@@ -220,6 +239,5 @@ def _choose(criterion, score, valid, n_left, n_right):
         gains = score[s, features]
         iv = _entropy_of(np.column_stack([n_left[s, features], n_right[s, features]]))
         ratios = np.where(iv > 0, gains / np.where(iv > 0, iv, 1.0), 0.0)
-        eligible = gains >= gains.mean() - 1e-12
-        chosen[s] = features[np.flatnonzero(eligible)[np.argmax(ratios[eligible])]]
+        chosen[s] = features[_pick(criterion, gains, ratios)]
     return chosen, splits

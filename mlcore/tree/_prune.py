@@ -106,52 +106,58 @@ class _PruningMixin:
         ties, as scikit-learn) is pruned, until the root is a leaf or the next
         :math:`g` exceeds ``ccp_alpha``. With ``prune`` the tree is changed.
         """
-        nodes, parent, stack = [], {id(self.tree_): None}, [self.tree_]
+        nodes, parent, stack = [], [], [(self.tree_, -1)]
         while stack:                                        # pre-order, first child first
-            node = stack.pop()
+            node, up = stack.pop()
+            parent.append(up)
             nodes.append(node)
-            for child in reversed(node.children):
-                parent[id(child)] = node
-                stack.append(child)
-        total = self.tree_.counts.sum()
-        r_node = {id(n): n.counts.sum() / total * self._impurity(n.counts) for n in nodes}
-        leaves = {id(n): 0 for n in nodes}
-        r_branch = {id(n): 0.0 for n in nodes}
-        for n in nodes:
-            if n.is_leaf:
-                leaves[id(n)], r_branch[id(n)] = 1, r_node[id(n)]
-                up = parent[id(n)]
-                while up is not None:
-                    leaves[id(up)] += 1
-                    r_branch[id(up)] += r_node[id(n)]
-                    up = parent[id(up)]
-        alive = {id(n) for n in nodes}
-        alphas, impurities = [0.0], [r_branch[id(self.tree_)]]
-        while leaves[id(self.tree_)] > 1:
-            best, best_alpha = None, np.inf
-            for n in nodes:
-                if id(n) in alive and leaves[id(n)] > 1:
-                    g = (r_node[id(n)] - r_branch[id(n)]) / (leaves[id(n)] - 1)
-                    if g < best_alpha:
-                        best, best_alpha = n, g
+            stack.extend((child, len(nodes) - 1) for child in reversed(node.children))
+        size = [1] * len(nodes)                    # node i's branch: nodes i to i + size[i] - 1
+        for i in range(len(nodes) - 1, 0, -1):
+            size[parent[i]] += size[i]
+
+        def ancestors(i):                          # walked when needed: a chain-like tree
+            chain = []                             # of m nodes would need m^2 stored
+            while parent[i] >= 0:
+                i = parent[i]
+                chain.append(i)
+            return chain
+
+        counts = np.array([n.counts for n in nodes])
+        impurity = _gini_of(counts) if self.criterion == "gini" else _entropy_of(counts)
+        r_node = counts.sum(axis=1) / self.tree_.counts.sum() * impurity
+        leaves, r_branch = np.zeros(len(nodes), dtype=np.intp), np.zeros(len(nodes))
+        # Each branch sums its leaves' R in pre-order, one addition at a time: the
+        # floats of CART's definition, in the order scikit-learn adds them.
+        for i, node in enumerate(nodes):
+            if not node.children:
+                leaves[i], r_branch[i] = 1, r_node[i]
+                up = ancestors(i)
+                leaves[up] += 1
+                r_branch[up] += r_node[i]
+        alive = np.ones(len(nodes), dtype=bool)
+        alphas, impurities = [0.0], [r_branch[0]]
+        while leaves[0] > 1:
+            # g of every live internal node at once; argmin takes the first in
+            # pre-order on ties, as the weakest link is defined.
+            internal = alive & (leaves > 1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                g = np.where(internal, (r_node - r_branch) / (leaves - 1), np.inf)
+            best = int(np.argmin(g))
+            best_alpha = g[best]
             if best_alpha > ccp_alpha:
                 break
-            stack = list(best.children)
-            while stack:
-                n = stack.pop()
-                alive.discard(id(n))
-                stack.extend(n.children)
-            removed, diff = leaves[id(best)] - 1, r_node[id(best)] - r_branch[id(best)]
-            leaves[id(best)], r_branch[id(best)] = 1, r_node[id(best)]
-            up = parent[id(best)]
-            while up is not None:
-                leaves[id(up)] -= removed
-                r_branch[id(up)] += diff
-                up = parent[id(up)]
+            alive[best + 1:best + size[best]] = False
+            removed, diff = leaves[best] - 1, r_node[best] - r_branch[best]
+            leaves[best], r_branch[best] = 1, r_node[best]
+            up = ancestors(best)
+            leaves[up] -= removed
+            r_branch[up] += diff
             if prune:
-                best.children, best.feature, best.threshold = [], None, None
+                node = nodes[best]
+                node.children, node.feature, node.threshold = [], None, None
             alphas.append(best_alpha)
-            impurities.append(r_branch[id(self.tree_)])
+            impurities.append(r_branch[0])
         return np.array(alphas), np.array(impurities)
 
     def pruned(self, ccp_alpha):

@@ -17,7 +17,7 @@ from .._validation import naming
 from ._criteria import _entropy_of, _gini_of, _gini_with_rho, _is_missing, _midpoints, _numeric_column
 from ._dense import grow_dense, threshold_scores
 from ._inspect import _deep_recursion, _InspectionMixin
-from ._node import Node, _leaf_proba, _majority
+from ._node import Node, _leaf_proba, _majority, _pick
 from ._prune import _PruningMixin
 
 
@@ -297,15 +297,8 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
                     candidates.append((j, *scored))
         if not candidates:
             return None
-        gains = np.array([c[2] for c in candidates])
-        if self.criterion == "gain":
-            best = int(np.argmax(gains))
-        elif self.criterion == "gini":
-            best = int(np.argmin(gains))
-        else:   # C4.5: among gains >= the average, the highest ratio
-            ratios = np.array([c[3] for c in candidates])
-            eligible = gains >= gains.mean() - 1e-12
-            best = int(np.flatnonzero(eligible)[np.argmax(ratios[eligible])])
+        best = _pick(self.criterion, np.array([c[2] for c in candidates]),
+                     np.array([c[3] for c in candidates]))
         feature, threshold = candidates[best][0], candidates[best][1]
         return feature, threshold, self._partition(feature, threshold, idx, w)
 
@@ -368,10 +361,10 @@ class DecisionTreeClassifier(_PruningMixin, _InspectionMixin, ClassifierMixin, B
         order = np.argsort(X, axis=0, kind="mergesort")
         xs = np.take_along_axis(X, order, axis=0)
         n_classes = len(self.classes_)
-        onehot = np.zeros((len(idx), len(features), n_classes))
+        weights = np.zeros((n_classes, len(idx), len(features)))             # (K, m, F)
         rows = np.arange(len(idx))[:, None]
-        onehot[rows, np.arange(len(features))[None, :], self._y[idx][order]] = w[order]
-        _, score, valid, threshold, n_left, n_right = threshold_scores(xs, onehot, self.criterion)
+        weights[self._y[idx][order], rows, np.arange(len(features))[None, :]] = w[order]
+        _, score, valid, threshold, n_left, n_right = threshold_scores(xs, weights, self.criterion)
         out = {}
         for f, j in enumerate(features):
             if not valid[0, f]:
