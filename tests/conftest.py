@@ -44,6 +44,7 @@ def pytest_addoption(parser):
 def pytest_collection_modifyitems(config, items):
     _select_chapter(config, items)
     _group_for_workers(items)
+    _name_groups_in_node_ids(config, items)
 
 
 def _select_chapter(config, items):
@@ -97,6 +98,31 @@ def _group_for_workers(items):
                      len(_FIRST))
         return first, groups[name]
     items.sort(key=rank)   # stable: each group keeps its tests' order
+
+
+def _name_groups_in_node_ids(config, items):
+    """Append ``@group`` to each node id in a --dist loadgroup worker, as xdist means to.
+
+    The scheduler knows a test's group only from its node id. pytest-xdist
+    3.8 appends the group by setting ``item._nodeid``, which pytest 9 no
+    longer reads (a node id is ``item._id``, a ``NodeId``): the suffix was
+    lost, every test became a group of its own, and a notebook's nbval cells
+    ran on both workers, each without the kernel state of the cells before
+    it. Where xdist's own suffix works (pytest < 9), it is left to xdist.
+    """
+    if not getattr(config.option, "loadgroup", False):
+        return
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:     # pytest < 9: xdist's own hook appends the group
+        return
+    for item in items:
+        if "@" in item.nodeid.rpartition("]")[2] or not hasattr(item, "_id"):
+            continue
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if names:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
 
 
 # -- the site's browser tests: one server and one browser per worker ----------------
