@@ -507,7 +507,8 @@ def _fast_selection(argv: list[str]) -> tuple[list[str], list[str]]:
             ["--chapter", number, *rest])
 
 
-# The whole command, cold, on an idle 2-core machine, and `test --fast NN` (CONTRIBUTING.md).
+# The whole command after `book`, on an idle 2-core machine, and `test --fast NN`
+# (CONTRIBUTING.md, "The test budget").
 BUDGET_SECONDS = 900
 FAST_BUDGET_SECONDS = 180
 
