@@ -507,7 +507,8 @@ def _fast_selection(argv: list[str]) -> tuple[list[str], list[str]]:
             ["--chapter", number, *rest])
 
 
-# The whole command, cold, on an idle 2-core machine, and `test --fast NN` (CONTRIBUTING.md).
+# The whole command after `book`, on an idle 2-core machine, and `test --fast NN`
+# (CONTRIBUTING.md, "The test budget").
 BUDGET_SECONDS = 900
 FAST_BUDGET_SECONDS = 180
 
@@ -545,9 +546,14 @@ def cmd_test(argv: list[str]) -> None:
     # One pytest run so that its closing line counts everything: unit tests,
     # doctests of mlcore, every chapter notebook under nbval (a second, fresh
     # run of each notebook, independent of the build's cached one), the site tests.
-    # --dist loadscope keeps each notebook in one worker (nbval's cells are one
-    # scope and share a kernel). tests/conftest.py orders the files so that the
-    # longest start first (--no-loadscope-reorder keeps that order).
+    # --dist loadgroup: each xdist group runs whole on one worker, in collection
+    # order. tests/conftest.py groups every test: a file's tests together (a
+    # notebook's nbval cells share one kernel; a module's fixtures are built
+    # once), except the tests marked with a group of their own (a chapter's
+    # homework verification, a page of the site), which spread over the
+    # workers. It also sorts the groups longest first; loadgroup's scheduler
+    # is loadscope's, whose default reorder (most tests first) would undo
+    # that: --no-loadscope-reorder keeps the order.
     workers = os.environ.get("TEST_WORKERS", "2")
     report = BUILD / "test-report.xml"
     # The homework fixtures are inputs of tests/test_homework.py (one sleeps
@@ -555,7 +561,7 @@ def cmd_test(argv: list[str]) -> None:
     command = [str(python), "-m", "pytest", *paths,
                "--ignore=tests/homework_fixtures",
                "--doctest-modules", "--nbval-lax", "--nbval-current-env",
-               "-n", workers, "--dist", "loadscope", "--no-loadscope-reorder",
+               "-n", workers, "--dist", "loadgroup", "--no-loadscope-reorder",
                "-q", "-rs", "--durations=15", f"--junitxml={report}", *argv]
     print("+", " ".join(command), flush=True)
     pytest_start = time.perf_counter()
