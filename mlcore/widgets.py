@@ -166,6 +166,16 @@ class InteractiveFigure(ABC):
         """
         return []
 
+    def frame_key(self, **params):
+        """A hashable summary of the frame at ``params``, or None (the default).
+
+        :meth:`explore` draws a combination whose key it has met before no
+        more: it reuses that frame. Return a key only when equal keys mean
+        identical frames (the key holds everything ``update`` sets), e.g. for
+        controls that some settings ignore. None renders every combination.
+        """
+        return None
+
     def _draw(self, **params) -> None:
         self.update(**{**self.defaults(), **params})
         canvas = self.fig.canvas

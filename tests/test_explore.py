@@ -228,3 +228,33 @@ def test_a_grading_kernel_draws_only_the_default_frame(monkeypatch):
     html, data, frames = _data(graded)
     assert data["sizes"] == [] and len(frames) == 1 and "only the default frame" in html
     assert graded.frame == full.frame and figure.render() == Waves().render()
+
+
+class _KeyedWaves(Waves):
+    """Waves whose frame does not depend on the flip of a zero curve (scale 0)."""
+
+    def frame_key(self, freq, shape, flip, scale):
+        return (freq, shape, scale, flip if scale else None)
+
+
+def test_a_frame_key_skips_drawing_a_frame_already_drawn_and_changes_nothing():
+    grid = dict(freq=[1.0], shape=["sin"], scale=[0.0, 1.0], flip=[False, True])
+    plain, keyed = Waves(), _KeyedWaves()
+    calls = []
+    render = keyed.render
+    keyed.render = lambda **params: calls.append(params) or render(**params)
+    assert keyed.explore(**grid).data == plain.explore(**grid).data
+    assert len(calls) == 3   # 4 combinations, the flip of the zero curve skipped
+
+
+def test_fold_figure_keys_equal_only_for_equal_frames():
+    from mlcore.model_selection import FoldAssignmentFigure
+
+    figure = FoldAssignmentFigure()
+    loo = [dict(scheme="LOO", n_samples=12, n_splits=k, shuffle=False) for k in (2, 5)]
+    assert figure.frame_key(**loo[0]) == figure.frame_key(**loo[1])
+    assert figure.render(**loo[0]) == figure.render(**loo[1])
+    kfold = [dict(scheme="K-fold", n_samples=12, n_splits=k, shuffle=False) for k in (2, 5)]
+    assert figure.frame_key(**kfold[0]) != figure.frame_key(**kfold[1])
+    # K beyond m draws an error frame, which keeps the previous class strip: no key.
+    assert figure.frame_key(scheme="K-fold", n_samples=6, n_splits=10, shuffle=False) is None

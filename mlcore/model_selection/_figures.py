@@ -66,7 +66,8 @@ class FoldAssignmentFigure(InteractiveFigure):
                        loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         self.title = top.set_title("")
 
-    def update(self, scheme, n_samples, n_splits, shuffle):
+    def _state(self, scheme, n_samples, n_splits, shuffle):
+        """(class labels, assignment grid or None, title): all that ``update`` draws."""
         y = (np.arange(n_samples) < max(2, n_samples // 3)).astype(int)
         repeats = n_splits if scheme == "blocked rx2" else 3
         cv = make_splitter(scheme, n_splits=n_splits, n_repeats=repeats, shuffle=shuffle,
@@ -78,12 +79,30 @@ class FoldAssignmentFigure(InteractiveFigure):
                 grid = fold_assignment(cv, n_samples, y)
         except ValueError as error:
             # The panel lets K exceed m (or the smaller class): say so instead of failing.
+            return y, None, (f"{scheme} with K = {n_splits}, m = {n_samples}: "
+                             f"{str(error).split(';')[0][:70]}")
+        rows = len(grid)
+        tested = np.unique(np.sum(grid == 1, axis=0))
+        times = f"{tested[0]}" if len(tested) == 1 else f"{tested[0]} to {tested[-1]}"
+        return y, grid, (f"{scheme}: {rows} split{'s' * (rows > 1)} of m = {n_samples}; "
+                         f"each sample is tested {times} time{'s' * bool(tested[-1] != 1)}")
+
+    def frame_key(self, scheme, n_samples, n_splits, shuffle):
+        # Several schemes ignore K or the shuffle (LOO, hold-out, 5x2, ...):
+        # equal grids and titles draw equal frames, so explore draws them once.
+        # An error frame keeps the class strip of the frame before it: no key.
+        y, grid, title = self._state(scheme, n_samples, n_splits, shuffle)
+        return None if grid is None else (n_samples, y.tobytes(), grid.shape, grid.tobytes(),
+                                          title)
+
+    def update(self, scheme, n_samples, n_splits, shuffle):
+        y, grid, title = self._state(scheme, n_samples, n_splits, shuffle)
+        self.title.set_text(title)
+        if grid is None:
             self.image.set_data(np.zeros((1, n_samples)))
             self.image.set_extent((-0.5, n_samples - 0.5, 0.5, -0.5))
             self.ax.set_ylim(0.5, -0.5)
             self.ax.set_xlim(-0.5, n_samples - 0.5)
-            self.title.set_text(f"{scheme} with K = {n_splits}, m = {n_samples}: "
-                                f"{str(error).split(';')[0][:70]}")
             return
         rows = len(grid)
         self.image.set_data(grid)
@@ -92,10 +111,6 @@ class FoldAssignmentFigure(InteractiveFigure):
         self.classes.set_extent((-0.5, n_samples - 0.5, 0.5, -0.5))
         self.ax.set_ylim(rows - 0.5, -0.5)
         self.ax.set_xlim(-0.5, n_samples - 0.5)
-        tested = np.unique(np.sum(grid == 1, axis=0))
-        times = f"{tested[0]}" if len(tested) == 1 else f"{tested[0]} to {tested[-1]}"
-        self.title.set_text(f"{scheme}: {rows} split{'s' * (rows > 1)} of m = {n_samples}; "
-                            f"each sample is tested {times} time{'s' * bool(tested[-1] != 1)}")
 
 
 class DegreeSelectionFigure(InteractiveFigure):

@@ -101,11 +101,14 @@ def _test_masks(cv, X, y=None, *, with_trains=False):
     training set (a bootstrap splitter repeats samples), as floats."""
     splits = list(cv.split(X, y))
     tests = np.zeros((len(splits), len(X)), dtype=bool)
-    trains = np.zeros((len(splits), len(X)))
-    for row, train_row, (train, test) in zip(tests, trains, splits):
+    for row, (_, test) in zip(tests, splits):
         row[test] = True
+    if not with_trains:  # the counts cost a scatter-add per split: only when asked
+        return tests
+    trains = np.zeros((len(splits), len(X)))
+    for train_row, (train, _) in zip(trains, splits):
         np.add.at(train_row, np.asarray(train, dtype=int), 1.0)
-    return (tests, trains) if with_trains else tests
+    return tests, trains
 
 
 def _split_errors(X, y, tests, trains=None):
