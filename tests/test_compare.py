@@ -426,11 +426,14 @@ def test_simulated_pvalues_draw_fresh_splits_in_every_repetition(monkeypatch):
 @pytest.mark.parametrize("n_samples", [20, 37, 60, 201])
 def test_index_split_is_train_test_split_of_the_indices(n_samples):
     # rejection_rates splits with _index_split for speed: the same arrays, seed for seed.
+    # A reused, reseeded RandomState (as rejection_rates passes) gives the same arrays.
     from sklearn.model_selection import train_test_split
+    reused = np.random.RandomState()
     for test_size in (0.1, 0.5):
         for seed in (0, 7, 2**31 - 2):
             want = train_test_split(np.arange(n_samples), test_size=test_size,
                                     random_state=seed)
-            got = _index_split(n_samples, test_size, seed)
-            assert all(np.array_equal(g, w) and g.dtype == w.dtype
-                       for g, w in zip(got, want))
+            for got in (_index_split(n_samples, test_size, seed),
+                        _index_split(n_samples, test_size, seed, reused)):
+                assert all(np.array_equal(g, w) and g.dtype == w.dtype
+                           for g, w in zip(got, want))

@@ -5,6 +5,7 @@ on a tiny domain, and the type-I error and power of the tests of
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 from functools import partial
@@ -299,42 +300,51 @@ TESTS = ["10-fold paired t", "resampled t (10 splits)", "corrected resampled t",
          "5x2cv paired t", "5x2cv F", "McNemar"]
 
 
-def _index_split(n_samples, test_size, seed):
+def _index_split(n_samples, test_size, seed, generator=None):
     """``train_test_split(np.arange(n_samples), test_size=test_size, random_state=seed)``.
 
     The same (train, test) index arrays, without its input checks and
     ``_safe_indexing``, which cost more than the midpoint learner's fit: a
     permutation by ``RandomState(seed)``, its first ``ceil(test_size * n)``
-    entries for testing.
+    entries for testing. A ``generator`` (a ``RandomState``) is reseeded with
+    ``seed`` and used instead: the same stream, 15 times cheaper than
+    constructing a ``RandomState``, which first seeds itself from the OS.
     """
     n_test = math.ceil(test_size * n_samples)
-    permutation = np.random.RandomState(seed).permutation(n_samples)
+    if generator is None:
+        generator = np.random.RandomState(seed)
+    else:
+        generator.seed(seed)
+    permutation = generator.permutation(n_samples)
     return permutation[n_test:], permutation[:n_test]
 
 
 def _one_repetition(sampler, estimator_a, estimator_b, n_samples, seed):
     rng = np.random.default_rng(seed)
     X, y = sampler(n_samples, rng)
+    # A deep copy of an unfitted clone is that clone, at a quarter of clone's cost.
+    unfitted_a, unfitted_b = clone(estimator_a), clone(estimator_b)
 
     def scores(train, test):            # accuracy as in ``score``, without its input checks (faster)
-        a = np.mean(clone(estimator_a).fit(X[train], y[train]).predict(X[test]) == y[test])
-        b = np.mean(clone(estimator_b).fit(X[train], y[train]).predict(X[test]) == y[test])
+        a = np.mean(copy.deepcopy(unfitted_a).fit(X[train], y[train]).predict(X[test]) == y[test])
+        b = np.mean(copy.deepcopy(unfitted_b).fit(X[train], y[train]).predict(X[test]) == y[test])
         return a, b
 
     state = int(rng.integers(2**31 - 1))
     kfold = np.array([scores(tr, te) for tr, te in KFold(10, shuffle=True, random_state=state).split(X)])
-    splits = [_index_split(n_samples, 0.1, state + r)
+    generator = np.random.RandomState()
+    splits = [_index_split(n_samples, 0.1, state + r, generator)
               for r in range(10)]
     resampled = np.array([scores(tr, te) for tr, te in splits])
     n_test = len(splits[0][1])
     halves = []
     for i in range(5):
-        first, second = _index_split(n_samples, 0.5, state + 100 + i)
+        first, second = _index_split(n_samples, 0.5, state + 100 + i, generator)
         halves.append([np.subtract(*scores(first, second)), np.subtract(*scores(second, first))])
     differences = np.array(halves)
-    train, test = _index_split(n_samples, 0.5, state + 200)
-    a = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
-    b = clone(estimator_b).fit(X[train], y[train]).predict(X[test])
+    train, test = _index_split(n_samples, 0.5, state + 200, generator)
+    a = copy.deepcopy(unfitted_a).fit(X[train], y[train]).predict(X[test])
+    b = copy.deepcopy(unfitted_b).fit(X[train], y[train]).predict(X[test])
     pvalues = []
     for test_function in (
             lambda: paired_t_test_cv(kfold[:, 0], kfold[:, 1]),
