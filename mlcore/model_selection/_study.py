@@ -406,14 +406,20 @@ def degree_selection_study(sizes=(40, 160), n_datasets=100, *, true_degree=3, ma
     x_true = rng.uniform(-1, 1, check_int(n_true, "n_true", low=100))
     truth = legendre_design(x_true, d_true) @ coef_true
     candidates = range(top + 1)
+    # legvander's column k does not depend on the degree asked for, and the first d + 1
+    # columns of its (column-major) result are laid out as legendre_design(., d) is:
+    # one design of the top degree, sliced, gives every candidate's, bit for bit.
+    true_top = legendre_design(x_true, top)
+    true_designs = [true_top[:, :d + 1] for d in candidates]
     rows = []
     for m in sizes:
         for _ in range(n_sets):
             x = rng.uniform(-1, 1, m)
             y = legendre_design(x, d_true) @ coef_true + noise * rng.standard_normal(m)
-            designs = [legendre_design(x, d) for d in candidates]
-            true_err = np.array([np.mean((truth - legendre_design(x_true, d) @ np.linalg.lstsq(
-                F, y, rcond=None)[0]) ** 2) for d, F in zip(candidates, designs)])
+            top_design = legendre_design(x, top)
+            designs = [top_design[:, :d + 1] for d in candidates]
+            true_err = np.array([np.mean((truth - T @ np.linalg.lstsq(F, y, rcond=None)[0]) ** 2)
+                                 for T, F in zip(true_designs, designs)])
             seed = int(rng.integers(2 ** 31))
             splitters = {"hold-out": ShuffleSplit(1, test_size=0.3, random_state=seed),
                          "2-fold": KFold(2, shuffle=True, random_state=seed),
