@@ -1,5 +1,6 @@
 """Tests of mlcore.model_selection: splitter invariants, the LOO closed form, the study."""
 
+import copy
 import math
 
 import numpy as np
@@ -280,6 +281,28 @@ def test_cv_split_errors_matches_cross_val_score(scheme):
     sk = -cross_val_score(LinearRegression(fit_intercept=False), X, y, cv=cv,
                           scoring="neg_mean_squared_error")
     np.testing.assert_allclose(ours, sk, rtol=1e-8)
+
+
+def test_kfold_test_masks_fast_path_equals_sklearn_split():
+    # The studies' shortcut must draw exactly the folds KFold / RepeatedKFold.split
+    # draw (same RandomState use), or their simulated numbers would change.
+    from mlcore.model_selection._study import _kfold_test_masks
+
+    for n in (7, 23, 60):
+        for k in (2, 3, 7):
+            for cv in [KFold(k), KFold(k, shuffle=True, random_state=3),
+                       KFold(k, shuffle=True, random_state=check_random_state(5)),
+                       RepeatedKFold(n_splits=k, n_repeats=3, random_state=9),
+                       RepeatedKFold(n_splits=k, n_repeats=2,
+                                     random_state=check_random_state(1))]:
+                fast = _kfold_test_masks(copy.deepcopy(cv), n)
+                splits = list(copy.deepcopy(cv).split(np.zeros((n, 1))))
+                expected = np.zeros((len(splits), n), dtype=bool)
+                for row, (_, test) in zip(expected, splits):
+                    row[test] = True
+                np.testing.assert_array_equal(fast, expected, err_msg=repr(cv))
+    assert _kfold_test_masks(KFold(5), 4) is None  # K > m: split raises, no shortcut
+    assert _kfold_test_masks(LeaveOneOut(), 5) is None
 
 
 def test_degree_curves():

@@ -99,6 +99,10 @@ def _test_masks(cv, X, y=None, *, with_trains=False):
 
     With ``with_trains``, also the number of times each sample is in each split's
     training set (a bootstrap splitter repeats samples), as floats."""
+    if not with_trains:
+        fast = _kfold_test_masks(cv, len(X))
+        if fast is not None:
+            return fast
     splits = list(cv.split(X, y))
     tests = np.zeros((len(splits), len(X)), dtype=bool)
     for row, (_, test) in zip(tests, splits):
@@ -109,6 +113,43 @@ def _test_masks(cv, X, y=None, *, with_trains=False):
     for train_row, (train, _) in zip(trains, splits):
         np.add.at(train_row, np.asarray(train, dtype=int), 1.0)
     return tests, trains
+
+
+def _kfold_test_masks(cv, n_samples):
+    """Test masks of a KFold or RepeatedKFold as scikit-learn's ``split`` draws them, or None.
+
+    The studies draw ~10^5 such splits; ``split`` spends most of its time on
+    per-split input checks and train indices they do not use. This repeats
+    ``KFold._iter_test_indices`` (scikit-learn 1.9: one shuffle of arange(m) by
+    the splitter's random state, then contiguous folds, the first m % K one
+    larger), and RepeatedKFold's one RandomState shared by its repeats;
+    tests/test_model_selection.py checks it equals ``split``. Other splitters,
+    or K > m (``split`` raises), return None.
+    """
+    from sklearn.model_selection import RepeatedKFold  # noqa: PLC0415
+    from sklearn.utils import check_random_state as sk_random_state  # noqa: PLC0415
+
+    if type(cv) is KFold:
+        n_splits, repeats, shuffle = cv.n_splits, 1, cv.shuffle
+    elif (type(cv) is RepeatedKFold and cv.cv is KFold and set(cv.cvargs) == {"n_splits"}
+          and isinstance(cv.n_repeats, (int, np.integer))):
+        n_splits, repeats, shuffle = cv.cvargs["n_splits"], int(cv.n_repeats), True
+    else:
+        return None
+    if not isinstance(n_splits, (int, np.integer)) or not 2 <= n_splits <= n_samples:
+        return None
+    rng = sk_random_state(cv.random_state) if shuffle else None
+    sizes = np.full(n_splits, n_samples // n_splits, dtype=int)
+    sizes[: n_samples % n_splits] += 1
+    bounds = np.concatenate([[0], np.cumsum(sizes)])
+    tests = np.zeros((repeats * n_splits, n_samples), dtype=bool)
+    for r in range(repeats):
+        indices = np.arange(n_samples)
+        if shuffle:
+            rng.shuffle(indices)
+        for k in range(n_splits):
+            tests[r * n_splits + k, indices[bounds[k]:bounds[k + 1]]] = True
+    return tests
 
 
 def _split_errors(X, y, tests, trains=None):
@@ -152,8 +193,11 @@ def degree_curves(x, y, degrees, *, n_splits=10, random_state=None):
     folds = KFold(n_splits, shuffle=True, random_state=random_state)
     train, cv = [], []
     tests = _test_masks(folds, x)
+    # Column k of legvander does not depend on the degree asked for: slicing one design
+    # of the top degree gives each degree's, bit for bit (see degree_selection_study).
+    top = legendre_design(x, max(degrees, default=0))
     for degree in degrees:
-        X = legendre_design(x, degree)
+        X = top[:, :degree + 1]
         with user_errors("x", "the degree is too high for these x"):
             coef = np.linalg.lstsq(X, y, rcond=None)[0]
         train.append(np.mean((y - X @ coef) ** 2))
@@ -406,14 +450,20 @@ def degree_selection_study(sizes=(40, 160), n_datasets=100, *, true_degree=3, ma
     x_true = rng.uniform(-1, 1, check_int(n_true, "n_true", low=100))
     truth = legendre_design(x_true, d_true) @ coef_true
     candidates = range(top + 1)
+    # legvander's column k does not depend on the degree asked for, and the first d + 1
+    # columns of its (column-major) result are laid out as legendre_design(., d) is:
+    # one design of the top degree, sliced, gives every candidate's, bit for bit.
+    true_top = legendre_design(x_true, top)
+    true_designs = [true_top[:, :d + 1] for d in candidates]
     rows = []
     for m in sizes:
         for _ in range(n_sets):
             x = rng.uniform(-1, 1, m)
             y = legendre_design(x, d_true) @ coef_true + noise * rng.standard_normal(m)
-            designs = [legendre_design(x, d) for d in candidates]
-            true_err = np.array([np.mean((truth - legendre_design(x_true, d) @ np.linalg.lstsq(
-                F, y, rcond=None)[0]) ** 2) for d, F in zip(candidates, designs)])
+            top_design = legendre_design(x, top)
+            designs = [top_design[:, :d + 1] for d in candidates]
+            true_err = np.array([np.mean((truth - T @ np.linalg.lstsq(F, y, rcond=None)[0]) ** 2)
+                                 for T, F in zip(true_designs, designs)])
             seed = int(rng.integers(2 ** 31))
             splitters = {"hold-out": ShuffleSplit(1, test_size=0.3, random_state=seed),
                          "2-fold": KFold(2, shuffle=True, random_state=seed),
