@@ -39,19 +39,70 @@ def _data_sets():
     yield "synthetic", X, y, make_pipeline(StandardScaler(), LogisticRegression())
 
 
+class _StepRecordingSFS(SequentialFeatureSelector):
+    """scikit-learn's SequentialFeatureSelector, noting the feature each greedy step adds
+    (forward) or removes (backward).
+
+    Its ``fit`` is a loop of such steps with no other state, so its selection at
+    ``k`` features is its first ``k`` steps forward and all but its first
+    ``n - k`` steps backward: one fit gives every size. ``_sfs_sets`` checks that
+    against a separate public fit at each size it reports, bar the fit's own.
+    """
+
+    def fit(self, X, y, **params):
+        self.steps_ = []
+        return super().fit(X, y, **params)
+
+    def _get_best_new_feature_score(self, *args, **kwargs):
+        feature, score = super()._get_best_new_feature_score(*args, **kwargs)
+        self.steps_.append(int(feature))
+        return feature, score
+
+
+def _sfs_sets(estimator, X, y, direction, sizes, check_sizes=()):
+    """``({size: sorted features SFS selects}, steps)`` from one recorded fit.
+
+    ``check_sizes`` are also fitted separately with the public API and must agree.
+    """
+    n = X.shape[1]
+    target = max(sizes) if direction == "forward" else min(sizes)
+    sfs = _StepRecordingSFS(estimator, n_features_to_select=target, direction=direction,
+                            cv=4).fit(X, y)
+    steps = sfs.steps_
+    sets = {k: sorted(steps[:k]) if direction == "forward"
+            else sorted(set(range(n)) - set(steps[:n - k])) for k in sizes}
+    assert sets[target] == np.flatnonzero(sfs.get_support()).tolist()
+    for k in check_sizes:
+        alone = SequentialFeatureSelector(estimator, n_features_to_select=k,
+                                          direction=direction, cv=4).fit(X, y)
+        assert sets[k] == np.flatnonzero(alone.get_support()).tolist(), k
+    return sets, steps
+
+
 @pytest.mark.parametrize("direction", ["forward", "backward"])
 @pytest.mark.parametrize("name, X, y, estimator", list(_data_sets()), ids=lambda v: v if isinstance(v, str) else "")
 def test_search_matches_sequential_feature_selector(direction, name, X, y, estimator):
     search = forward_search if direction == "forward" else backward_search
+    # one recorded SFS fit gives every size (checked against a separate public fit on wine:
+    # a property of SFS's loop, not of the data)
+    sfs, steps = _sfs_sets(estimator, X, y, direction, (1, 2, 3),
+                           check_sizes=(2,) if name == "wine" else ())
+    # ours: one search through sizes 3, 2, 1 (its path), and a search told to stop at the
+    # size it reaches first (max_features), which must end where the path passes that size
+    through = search(estimator, X, y, cv=4, max_features=3 if direction == "forward" else 1)
+    path = through.path
     for size in (1, 2, 3):
-        ours = search(estimator, X, y, cv=4, max_features=size)
-        sfs = SequentialFeatureSelector(estimator, n_features_to_select=size, direction=direction,
-                                        cv=4).fit(X, y)
-        assert sorted(ours.selected_) == np.flatnonzero(sfs.get_support()).tolist()
-    order = forward_search(estimator, X, y, cv=4, max_features=3).path["feature"].tolist()
-    for size in (1, 2):           # the same order: the first `size` features are SFS's `size` features
-        sfs = SequentialFeatureSelector(estimator, n_features_to_select=size, cv=4).fit(X, y)
-        assert sorted(order[:size]) == np.flatnonzero(sfs.get_support()).tolist()
+        ours = sorted(path.loc[path["selected"].map(len) == size, "selected"].iloc[0])
+        assert ours == sfs[size], size
+    first = 1 if direction == "forward" else 3
+    assert sorted(search(estimator, X, y, cv=4, max_features=first).selected_) == sfs[first]
+    # the same order: the first `size` features are SFS's `size` features, for every size
+    if direction == "forward":
+        order, forward_steps = path["feature"].tolist(), steps
+    else:
+        order = forward_search(estimator, X, y, cv=4, max_features=3).path["feature"].tolist()
+        forward_steps = _sfs_sets(estimator, X, y, "forward", (3,))[1]
+    assert order == forward_steps
 
 
 def test_forward_search_counts_its_fits():
@@ -482,11 +533,11 @@ def test_paths_equal_sequential_feature_selector_at_every_size_on_wine(direction
     X, y = load_wine(return_X_y=True)
     search = forward_search if direction == "forward" else backward_search
     path = search(GaussianNB(), X, y, cv=4).path
-    for size in range(1, X.shape[1]):
+    sizes = range(1, X.shape[1])
+    sfs, _ = _sfs_sets(GaussianNB(), X, y, direction, sizes, check_sizes=(X.shape[1] // 2,))
+    for size in sizes:
         ours = sorted(path.loc[path["selected"].map(len) == size, "selected"].iloc[0])
-        sfs = SequentialFeatureSelector(GaussianNB(), n_features_to_select=size, direction=direction,
-                                        cv=4).fit(X, y)
-        assert ours == np.flatnonzero(sfs.get_support()).tolist(), size
+        assert ours == sfs[size], size
 
 
 def _chapter_cell(tag_or_text):
