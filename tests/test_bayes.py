@@ -1,5 +1,7 @@
 """Tests of mlcore.bayes against scikit-learn, SciPy and numerical integration."""
 
+import math
+
 import numpy as np
 import pytest
 from scipy import integrate, stats
@@ -72,8 +74,17 @@ def _exact_predictive(mean, sd):
     if sd == 0:
         return expit(mean)
     lo, hi = mean - 12 * sd, mean + 12 * sd
-    value, _ = integrate.quad(lambda a: expit(a) * stats.norm.pdf(a, mean, sd), lo, hi,
-                              points=[0.0] if lo < 0 < hi else None, epsabs=1e-12, limit=200)
+    # The integrand in plain floats (math), not stats.norm.pdf: quad calls it thousands of
+    # times, and a scipy.stats call costs ~50 us where this costs ~1 us.
+    scale = 1.0 / (sd * math.sqrt(2.0 * math.pi))
+
+    def integrand(a):
+        z = (a - mean) / sd
+        logistic = 1.0 / (1.0 + math.exp(-a)) if a >= 0 else math.exp(a) / (1.0 + math.exp(a))
+        return logistic * scale * math.exp(-0.5 * z * z)
+
+    value, _ = integrate.quad(integrand, lo, hi, points=[0.0] if lo < 0 < hi else None,
+                              epsabs=1e-12, limit=200)
     return value
 
 
