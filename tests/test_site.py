@@ -425,13 +425,6 @@ def test_an_aborted_prefetch_of_a_site_page_is_not_a_failed_request(tmp_path, mo
     assert len([p for p in log.problems() if p.startswith("failed request")]) == len(real)
 
 
-def _open(browser, server, path: str):
-    page = browser.new_page()
-    log = PageLog(page, server)
-    page.goto(server + path, wait_until="load")
-    return page, log
-
-
 # MathJax is loaded (deferred) only on pages with math; wait for its typesetting.
 _MATHJAX_DONE = """async () => {
   const mj = window.MathJax;
@@ -657,6 +650,9 @@ class Visit:
     own_bytes: int         # the page's own bytes over the whole visit (site-report.json)
     weight: object         # site_weight.Weight of the initial load
     phone: list            # problems for test_site_phone's layout test
+    # test_mathjax_accessibility_components_load_from_the_site, on the first chapter:
+    # what the accessibility components' load returned, and the page's problems after it
+    mathjax_a11y: tuple | None = None
 
 
 def visit_page(browser, server, path: str) -> Visit:
@@ -670,6 +666,8 @@ def visit_page(browser, server, path: str) -> Visit:
     load is cold, as both tests required of their own load before. (Going
     from the phone's width back to the desktop's, axe found a display
     formula of chapter 4 scrollable and not focusable: the phone comes last.)
+    On the first chapter, the MathJax menu's accessibility components are
+    then loaded into the same page (``_load_mathjax_a11y``).
     """
     from test_site_phone import phone_layout
 
@@ -710,9 +708,14 @@ def visit_page(browser, server, path: str) -> Visit:
         log.counting = False
         phone = phone_layout(page, path)
         phone += [f"page error: {e}" for e in log.page_errors]
+        a11y = None
+        if path == _first_chapter():
+            loaded = _load_mathjax_a11y(page)
+            log.settle(page)
+            a11y = (loaded, log.problems())
     finally:
         page.close()
-    return Visit(problems, own, weight, phone)
+    return Visit(problems, own, weight, phone, a11y)
 
 
 def _site_page(path):
@@ -816,7 +819,28 @@ def test_every_link_to_a_glossary_term_lands_on_it():
     assert not broken, f"{len(broken)} term link(s) to no anchor: {sorted(broken)[:10]}"
 
 
+# The search page's own form reloads the page with ``?q=``; in place, a submit
+# clears the results and runs what a load with ``?q=`` runs (searchtools.js's
+# Search.init: Search.performSearch), so every query shares one load of the page.
+_SEARCH_IN_PLACE = """() => {
+  const form = document.querySelector(".bd-search-container form.bd-search");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    document.getElementById("search-results").replaceChildren();
+    Search.performSearch(form.querySelector("input[name=q]").value);
+  });
+}"""
+# Search.performSearch fills the status after the last result is listed
+# (_finishSearch), so one query's listing has ended when the next one starts.
+_SEARCH_DONE = """() => {
+  const s = document.querySelector("#search-results .search-summary, #search-results p");
+  return s && s.textContent.trim().length > 0 &&
+         !/Preparing search|Searching/.test(s.textContent);
+}"""
+
+
 def test_offline_search_finds_glossary_terms_in_chinese_and_english(server, browser):
+    """Each query typed in turn into the search page's field, in one load of the page."""
     chinese, english = _glossary_terms()
     if not chinese:
         pytest.skip("the glossary has no Chinese terms yet")
@@ -828,23 +852,25 @@ def test_offline_search_finds_glossary_terms_in_chinese_and_english(server, brow
     log = PageLog(page, server)
     missing = []
     try:
+        page.goto(f"{server}search.html", wait_until="load")
+        page.evaluate(_SEARCH_IN_PLACE)
+        field = page.locator(".bd-search-container input[name=q]")
         for query in queries:
-            page.goto(f"{server}search.html?q={quote(query)}", wait_until="load")
-            page.wait_for_function(
-                """() => { const s = document.querySelector("#search-results .search-summary, "
-                                                            + "#search-results p");
-                           return s && s.textContent.trim().length > 0 &&
-                                  !/Preparing search|Searching/.test(s.textContent); }""",
-                timeout=60_000)
+            field.fill(query)
+            field.press("Enter")
+            page.wait_for_function(_SEARCH_DONE, timeout=60_000)
             links = page.eval_on_selector_all("#search-results ul.search li a",
                                               "(as) => as.map((a) => a.getAttribute('href'))")
             if not any("glossary" in (href or "") for href in links):
                 missing.append(f"{query!r} -> {links[:5]}")
             elif re.search(r"[\u4e00-\u9fff]", query) and not _lands_on_its_term(query, links):
                 missing.append(f"{query!r} -> {links[:5]}: no hit on the term's own anchor (D10)")
+        assert page.url == f"{server}search.html", f"a query left the page: {page.url}"
+        log.settle(page)
     finally:
         page.close()
-    print(f"\n{len(log.aborted)} cancelled summary prefetch(es) of existing pages, not failures")
+    print(f"\n{len(queries)} queries in one load; {len(log.aborted)} cancelled summary "
+          "prefetch(es) of existing pages, not failures")
     assert not missing, "offline search does not find the glossary for: " + "; ".join(missing)
     assert not log.problems(), log.problems()
 
@@ -853,36 +879,41 @@ def _first_chapter() -> str | None:
     return next((p for p in PAGES if re.match(r"chapters/\d\d_", p)), None)
 
 
-def test_mathjax_accessibility_components_load_from_the_site(server, browser):
+_MATHJAX_A11Y = """async () => {
+    await MathJax.startup.promise;
+    await MathJax.loader.load('a11y/assistive-mml', 'a11y/semantic-enrich',
+                              'a11y/complexity', 'a11y/explorer');
+    const base = new URL(MathJax.config.loader.paths.mathjax + '/sre/mathmaps/',
+                         document.baseURI);
+    const sizes = [];
+    for (const name of ['base.json', 'en.json', 'nemeth.json']) {
+        const response = await fetch(new URL(name, base));
+        sizes.push(response.ok ? (await response.text()).length : -response.status);
+    }
+    return {explorer: MathJax._.a11y && !!MathJax._.a11y.explorer, sizes};
+}"""
+
+
+def _load_mathjax_a11y(page) -> dict:
+    """Load what the MathJax menu's "Accessibility" items load into ``page``."""
+    return page.evaluate(_MATHJAX_A11Y)
+
+
+@pytest.mark.xdist_group(f"site-page-{_first_chapter()}")
+def test_mathjax_accessibility_components_load_from_the_site(page_visits):
     """The MathJax menu's accessibility options fetch their code from the site, not a CDN.
 
     Loads the components the menu's "Accessibility" items load (assistive
     MathML, semantic enrichment with the speech rule engine, the explorer,
     complexity) and the English and Nemeth rule sets the speech engine
-    fetches; every request must be served by the site.
+    fetches; every request must be served by the site. They are loaded at
+    the end of the first chapter's one cold load (``visit_page``; this test
+    is in that page's xdist group, so on the same worker it reuses the load).
     """
     path = _first_chapter()
     if path is None:
         pytest.skip("no chapter page in the built site")
-    page, log = _open(browser, server, path)
-    try:
-        loaded = page.evaluate("""async () => {
-            await MathJax.startup.promise;
-            await MathJax.loader.load('a11y/assistive-mml', 'a11y/semantic-enrich',
-                                      'a11y/complexity', 'a11y/explorer');
-            const base = new URL(MathJax.config.loader.paths.mathjax + '/sre/mathmaps/',
-                                 document.baseURI);
-            const sizes = [];
-            for (const name of ['base.json', 'en.json', 'nemeth.json']) {
-                const response = await fetch(new URL(name, base));
-                sizes.push(response.ok ? (await response.text()).length : -response.status);
-            }
-            return {explorer: MathJax._.a11y && !!MathJax._.a11y.explorer, sizes};
-        }""")
-        log.settle(page)
-        problems = log.problems()
-    finally:
-        page.close()
+    loaded, problems = page_visits(path).mathjax_a11y
     assert loaded["explorer"], loaded
     assert min(loaded["sizes"]) > 1000, f"speech rule sets not served: {loaded['sizes']}"
     assert not problems, problems
