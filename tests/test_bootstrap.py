@@ -617,8 +617,7 @@ def _batch_cases():
 
 
 @pytest.mark.parametrize("estimator", [KNeighborsClassifier(1),
-                                       LinearDiscriminantAnalysis(),
-                                       KNeighborsClassifier(3)])
+                                       LinearDiscriminantAnalysis()])
 def test_batched_fits_equal_scikit_learn_label_for_label(estimator):
     from mlcore.bootstrap._batch import fit_predict_many
     for X, y, trains, X_eval in _batch_cases():
