@@ -597,3 +597,48 @@ def test_standard_errors_can_be_skipped_and_are_checked(data):
     assert bare.point632plus == full.point632plus and full.se_point632plus > 0
     with pytest.raises(TypeError, match="standard_errors"):
         bootstrap_error_report(LinearDiscriminantAnalysis(), X, y, standard_errors=1)
+
+
+# ------------------------------------------------- batched fits (1-NN and LDA at once)
+def _batch_cases():
+    """Small data sets with bootstrap and K-fold training subsets, ties included."""
+    rng = np.random.default_rng(7)
+    for case in range(12):
+        m = int(rng.integers(4, 30))
+        X, y = gaussian_classes(m, rng, separation=float(rng.uniform(0, 3)))
+        if case % 3 == 1:
+            X = np.round(X)            # equidistant neighbours, repeated points: ties
+        elif case % 3 == 2:
+            X = X * 1e3 + 1e4          # far from 0: rounding of |a|^2 - 2ab + |b|^2
+        trains = [t for t in bootstrap_indices(m, 12, rng) if np.unique(y[t]).size == 2]
+        trains += [train for train, _ in KFold(min(m, 4), shuffle=True,
+                                               random_state=case).split(X)]
+        yield X, y, trains, np.vstack([X, rng.normal(size=(20, 2)) * 2])
+
+
+@pytest.mark.parametrize("estimator", [KNeighborsClassifier(1),
+                                       LinearDiscriminantAnalysis()])
+def test_batched_fits_equal_scikit_learn_label_for_label(estimator):
+    from mlcore.bootstrap._batch import fit_predict_many
+    for X, y, trains, X_eval in _batch_cases():
+        got = fit_predict_many(estimator, X, y, trains, X_eval)
+        want = [clone(estimator).fit(X[t], y[t]).predict(X_eval) for t in trains]
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_batched_fits_leave_near_ties_to_scikit_learn():
+    from mlcore.bootstrap._batch import _lda, _one_nn, _weights
+    X = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 1.0], [2.0, 1.0], [1.0, 3.0]])
+    y = np.array([0, 1, 0, 1, 1])
+    midpoint = np.array([[1.0, 0.0]])          # as near to sample 0 as to sample 1
+    subsets = _weights([np.arange(5), np.array([0, 2, 3, 4])], 5)
+    _, safe = _one_nn(X, y, subsets, midpoint)
+    assert safe.tolist() == [False, True]
+    # LDA: a point on the boundary, and a subset whose covariance is singular.
+    _, safe = _lda(X, y, _weights([np.array([0, 1, 2, 3]), np.array([0, 1, 2, 3])], 5),
+                   np.array([[1.0, 0.5]]))
+    assert not safe.any()
+    _, safe = _lda(X, y, _weights([np.array([0, 0, 1, 1])], 5), np.array([[0.5, 0.5]]))
+    assert not safe.any()

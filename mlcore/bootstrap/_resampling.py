@@ -17,6 +17,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_X_y
 
 from .._parallel import parallel_map
+from ._batch import fit_predict_many
 from .._validation import (check_bool, check_int, check_int_array, check_labels, check_option,
                            check_random_state, naming, num_rows)
 
@@ -233,7 +234,7 @@ class _estimator_limits:
 def _fit_predict(estimator, X, y, trains):
     """Predictions on all of X of the models fitted on each training index set."""
     with _estimator_limits(estimator):
-        return [clone(estimator).fit(X[train], y[train]).predict(X) for train in trains]
+        return fit_predict_many(estimator, X, y, trains, X)   # batched for 1-NN and LDA
 
 
 @dataclass(frozen=True)

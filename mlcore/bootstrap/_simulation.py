@@ -11,12 +11,12 @@ from __future__ import annotations
 from functools import partial
 
 import numpy as np
-from sklearn.base import clone
 from sklearn.model_selection import KFold, LeaveOneOut
 
 from .._parallel import parallel_map
 from .._validation import as_generator, check_array, check_int, check_random_state, check_real
 from ..widgets import InteractiveFigure
+from ._batch import fit_predict_many
 from ._intervals import (_evaluate, _interval, _jackknife_indices, _prepare, _standard_errors,
                          _studentized, _t_ratios, bootstrap_distribution)
 from ._resampling import (_zero_one, bootstrap_error_report, bootstrap_indices, draw_counts,
@@ -48,9 +48,14 @@ def gaussian_classes(n_samples, rng, separation=1.0):
 
 
 def _cv_error(estimator, X, y, cv):
-    """Mean 0-1 error over the splits of ``cv``: ``1 - cross_val_score(...).mean()`` without its overhead."""
-    return float(np.mean([_zero_one(y[test], clone(estimator).fit(X[train], y[train]).predict(X[test]))
-                          for train, test in cv.split(X, y)]))
+    """Mean 0-1 error over the splits of ``cv``: ``1 - cross_val_score(...).mean()`` without its overhead.
+
+    Every split's model predicts all of X at once (batched for 1-NN and LDA); each
+    is scored on its own test samples.
+    """
+    splits = list(cv.split(X, y))
+    on_all = fit_predict_many(estimator, X, y, [train for train, _ in splits], X)
+    return float(np.mean([_zero_one(y[test], p[test]) for p, (_, test) in zip(on_all, splits)]))
 
 
 def _one_repetition(estimator, sampler, m, n_resamples, n_test, n_splits, seed):
@@ -60,7 +65,8 @@ def _one_repetition(estimator, sampler, m, n_resamples, n_test, n_splits, seed):
     report = bootstrap_error_report(estimator, X, y, n_resamples=n_resamples, random_state=rng,
                                     standard_errors=False)
     kfold = KFold(n_splits, shuffle=True, random_state=int(rng.integers(2**31)))
-    return {"true error": _zero_one(y_test, clone(estimator).fit(X, y).predict(X_test)),
+    truth = fit_predict_many(estimator, X, y, [np.arange(m)], X_test)[0]
+    return {"true error": _zero_one(y_test, truth),
             "resubstitution": report.resubstitution, "naive bootstrap": report.naive,
             "out-of-bag": report.out_of_bag, "Err(1)": report.leave_one_out,
             ".632": report.point632, ".632+": report.point632plus,
@@ -78,8 +84,10 @@ def simulate_error_estimates(estimator, sampler, n_samples, *, n_repetitions=50,
     resubstitution, naive bootstrap (Err_boot), out-of-bag, leave-one-out
     bootstrap (Err(1)), .632, .632+, K-fold CV (``KFold``) and
     leave-one-out (``LeaveOneOut``) estimates of it (0-1 loss). The CV errors
-    are ``1 - cross_val_score(...).mean()``, computed by a plain loop over the
-    splits, which skips ``cross_val_score``'s per-split overhead. Repetitions
+    are ``1 - cross_val_score(...).mean()``, computed without its per-split
+    overhead; for 1-NN and binary LDA every fit of a repetition (bootstrap,
+    CV, the full model) is batched in NumPy (:mod:`mlcore.bootstrap._batch`),
+    label for label equal to scikit-learn's. Repetitions
     use independent child seeds, so ``n_jobs`` never changes the result.
 
     Returns
