@@ -149,8 +149,10 @@ def grade_on_cluster(spec: dict, submissions: list, limits: Limits, *, scheduler
 
     Examples
     --------
-    >>> grade_on_cluster({"chapter": "x", "questions": []}, [], Limits(),
-    ...                  scheduler="local:1")
+    Nothing to grade starts no cluster:
+
+    >>> spec = {"format": 1, "chapter": "01_logistic_regression", "questions": []}
+    >>> grade_on_cluster(spec, [], Limits(), scheduler="local:2")
     []
     """
     items = check_batch(spec, submissions, limits, progress, reference)
