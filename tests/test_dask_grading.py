@@ -223,10 +223,12 @@ def test_a_worker_without_bubblewrap_refuses_with_its_address(cluster):
             client.run(set_path, path, workers=[address])
 
 
-def test_scheduler_and_jobs_are_checked_before_anything_runs(klass, capsys):
-    args = ["grade", str(klass["autograder"]), str(klass["folder"]), "--out",
-            str(klass["root"] / "never" / "grades.csv")]
+def test_scheduler_and_jobs_are_checked_before_anything_runs(tmp_path, capsys):
+    (tmp_path / "autograder.json").write_text(json.dumps(
+        {"format": 1, "chapter": "99_tiny_chapter", "questions": []}))
+    args = ["grade", str(tmp_path), str(tmp_path), "--out", str(tmp_path / "grades.csv")]
     assert cli(args + ["--scheduler", "local:0"]) == 2
     assert "scheduler must be 'local:N'" in capsys.readouterr().err
     assert cli(args + ["--scheduler", "local:2", "--jobs", "2"]) == 2
     assert "not both" in capsys.readouterr().err
+    assert not (tmp_path / "grades.csv").exists()
