@@ -18,7 +18,7 @@ from joblib import Parallel, delayed
 
 from ._validation import check_n_jobs, quiet
 
-__all__ = ["parallel_map", "progress", "dask_backend"]
+__all__ = ["parallel_map", "progress", "dask_backend", "dask_client", "check_scheduler"]
 
 # Dask's own address schemes (distributed.comm): tcp is the usual one.
 _ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
@@ -119,26 +119,59 @@ def dask_backend(scheduler: str | None):
     if scheduler is None:
         yield None
         return
+    check_scheduler(scheduler)
+    import joblib
+    with dask_client(scheduler) as client, joblib.parallel_config(backend="dask"):
+        yield client
+
+
+def check_scheduler(scheduler) -> int | None:
+    """Return N of ``"local:N"``, None for a scheduler's address; refuse anything else.
+
+    Examples
+    --------
+    >>> check_scheduler("local:2"), check_scheduler("tcp://10.0.0.5:8786")
+    (2, None)
+    """
     local = _LOCAL.fullmatch(scheduler) if isinstance(scheduler, str) else None
     if not (local and int(local[1]) >= 1) and not (
             isinstance(scheduler, str) and _ADDRESS.fullmatch(scheduler)):
         raise ValueError(f"scheduler must be 'local:N' (N >= 1 worker processes on this "
                          f"machine) or a Dask scheduler's address such as "
                          f"'tcp://host:8786', got {scheduler!r}.")
+    return int(local[1]) if local else None
+
+
+@contextmanager
+def dask_client(scheduler: str):
+    """A Dask ``Client`` of ``scheduler`` (``"local:N"`` or an address), closed at the end.
+
+    ``"local:N"`` starts a ``LocalCluster`` of N single-threaded worker
+    processes on this machine and closes it when the block ends; an address
+    (``"tcp://host:8786"``) connects to a running scheduler and leaves it
+    running. :func:`dask_backend` and the homework grader's ``--scheduler``
+    both come here, so the two read a scheduler the same way.
+
+    Raises
+    ------
+    ValueError
+        If ``scheduler`` is neither ``"local:N"`` with N >= 1 nor an address.
+    ImportError
+        If Dask distributed is not installed.
+    """
+    workers = check_scheduler(scheduler)
     try:
-        import joblib
         from distributed import Client, LocalCluster
     except ImportError as error:
         raise ImportError("running on a Dask scheduler needs Dask distributed: "
                           "pip install -r requirements.txt") from error
     import logging
 
-    cluster = (LocalCluster(n_workers=int(local[1]), threads_per_worker=1, processes=True,
+    cluster = (LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                             dashboard_address=":0", silence_logs=logging.ERROR)
-               if local else None)
+               if workers else None)
     try:
-        with Client(cluster if local else scheduler) as client, \
-                joblib.parallel_config(backend="dask"):
+        with Client(cluster if cluster is not None else scheduler) as client:
             yield client
     finally:
         if cluster is not None:

@@ -13,6 +13,15 @@ most 13 CPU-s), which load changes little, unlike the wall time::
 
     .venv/bin/python scripts/bench_homework.py              # 40 submissions, --jobs 2
     .venv/bin/python scripts/bench_homework.py --size 8     # a quick look
+
+With ``--scheduler local:2`` (or a scheduler's address) the same class is
+graded twice, with ``--jobs`` and on the Dask cluster (#42): the script
+prints submissions per CPU-second of each run and the overhead ratio, the
+cluster run's CPU time over the local run's (goal: at most 1.10), and checks
+that the two grades.csv agree but for the ``cpu_seconds`` and ``peak_mb``
+columns. Sizes above 40 repeat the full solutions and untouched notebooks::
+
+    .venv/bin/python scripts/bench_homework.py --size 200 --scheduler local:2
 """
 
 import argparse
@@ -36,7 +45,7 @@ def _code(source, cell_id):
             "outputs": [], "source": source}
 
 
-def build_class(out: Path) -> dict:
+def build_class(out: Path, size: int = 40) -> dict:
     """Write the class into ``out / 'class'``; return {file: expected total or None}."""
     subprocess.run([sys.executable, "-m", "mlcore.homework", "assign", "01", "--out",
                     str(out / "hw"), "--no-verify"], check=True, cwd=ROOT,
@@ -67,7 +76,7 @@ def build_class(out: Path) -> dict:
         return nb
 
     sig_src, newton_src = "".join(sig["source"]), "".join(newton["source"])
-    for k in range(18):
+    for k in range(max(18, size - 22)):      # a larger class: more of the common cases
         put(f"solution_{k:02d}", solution, 6)
     for k in range(6):
         put(f"untouched_{k:02d}", student, 0)
@@ -103,47 +112,81 @@ def build_class(out: Path) -> dict:
     return expected
 
 
+MACHINE_COLUMNS = ("cpu_seconds", "peak_mb")
+
+
+def grade(out: Path, name: str, options: list) -> dict:
+    """Grade the class into ``out / name``; return its rows, wall and CPU seconds."""
+    start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run([sys.executable, "-m", "mlcore.homework", "grade",
+                           str(out / "hw" / "autograder" / "01_logistic_regression"),
+                           str(out / "class"), "--out", str(out / name / "grades.csv"),
+                           *options], cwd=ROOT, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # the grader, its sandboxes and (on local:N) the Dask workers, all reaped by now
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    print(done.stdout[-1500:], done.stderr[-1500:], sep="\n")
+    rows = {}
+    if (out / name / "grades.csv").exists():
+        with open(out / name / "grades.csv", newline="") as handle:
+            rows = {r["file"]: r for r in csv.DictReader(handle)}
+    return dict(rows=rows, seconds=seconds, cpu=cpu, returncode=done.returncode)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=40, help="submissions to grade (default 40)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scheduler", metavar="local:N|ADDRESS",
+                        help="also grade on this Dask cluster and print the overhead ratio")
     parser.add_argument("--timeout", type=float, default=60,
                         help="CPU seconds per notebook (the loop is stopped at this)")
     args = parser.parse_args(argv)
     out = Path(tempfile.mkdtemp(prefix="bench-homework-"))
     try:
-        expected = build_class(out)
+        expected = build_class(out, args.size)
         keep = sorted(expected, key=lambda n: (not n.startswith(("solution_00", "untouched_00")),
                                                n.startswith(("solution_", "untouched_")), n))
         for name in keep[args.size:]:
             (out / "class" / name).unlink()
             del expected[name]
-        start = time.perf_counter()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run([sys.executable, "-m", "mlcore.homework", "grade",
-                               str(out / "hw" / "autograder" / "01_logistic_regression"),
-                               str(out / "class"), "--out", str(out / "grades.csv"),
-                               "--jobs", str(args.jobs), "--timeout", str(args.timeout)],
-                              cwd=ROOT, capture_output=True, text=True)
-        seconds = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        command_cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-        print(done.stdout[-1500:], done.stderr[-1500:], sep="\n")
-        rows = {r["file"]: r for r in csv.DictReader(open(out / "grades.csv"))}
-        wrong = [(f, rows.get(f, {}).get("total"), want) for f, want in sorted(expected.items())
-                 if f not in rows or abs(float(rows[f]["total"]) - want) > 1e-9]
-        print(f"{len(rows)} submissions graded in {seconds:.0f} s with --jobs {args.jobs} "
-              f"(goal for 40: 300 s); {len(wrong)} unexpected grade(s)")
-        # Unreadable files run nothing (0 s): the median is over the submissions that ran.
-        ran = [float(r["cpu_seconds"]) for r in rows.values()
-               if not r["status"].startswith("unreadable")]
-        if ran:
-            print(f"median CPU per graded submission: {statistics.median(ran):.1f} s over "
-                  f"{len(ran)} (goal <= 13 s); the whole command used {command_cpu:.0f} CPU-s "
-                  "(the teacher's reference run and the grader itself included)")
-        for file, got, want in wrong:
-            print(f"  {file}: got {got}, expected {want} ({rows.get(file, {}).get('status')})")
-        return 1 if wrong or done.returncode else 0
+        limits = ["--timeout", str(args.timeout)]
+        runs = {f"--jobs {args.jobs}": grade(out, "local", ["--jobs", str(args.jobs), *limits])}
+        if args.scheduler:
+            runs[f"--scheduler {args.scheduler}"] = grade(
+                out, "dask", ["--scheduler", args.scheduler, *limits])
+        failed = False
+        for how, run in runs.items():
+            rows = run["rows"]
+            wrong = [(f, rows.get(f, {}).get("total"), want)
+                     for f, want in sorted(expected.items())
+                     if f not in rows or abs(float(rows[f]["total"]) - want) > 1e-9]
+            print(f"{len(rows)} submissions graded in {run['seconds']:.0f} s with {how} "
+                  f"(goal for 40: 300 s); {len(wrong)} unexpected grade(s)")
+            # Unreadable files run nothing (0 s): the median is over the submissions that ran.
+            ran = [float(r["cpu_seconds"]) for r in rows.values()
+                   if not r["status"].startswith("unreadable")]
+            if ran:
+                print(f"median CPU per graded submission: {statistics.median(ran):.1f} s over "
+                      f"{len(ran)} (goal <= 13 s); the whole command used {run['cpu']:.0f} "
+                      f"CPU-s, {len(rows) / run['cpu']:.3f} submissions per CPU-second (the "
+                      "teacher's reference run and the grader itself included)")
+            for file, got, want in wrong:
+                print(f"  {file}: got {got}, expected {want} "
+                      f"({rows.get(file, {}).get('status')})")
+            failed = failed or bool(wrong) or run["returncode"] != 0
+        if args.scheduler:
+            local, dask = runs.values()
+            same = [{f: {k: v for k, v in r.items() if k not in MACHINE_COLUMNS}
+                     for f, r in run["rows"].items()} for run in (local, dask)]
+            print(f"overhead ratio (CPU-s on the cluster / CPU-s with --jobs {args.jobs}): "
+                  f"{dask['cpu'] / local['cpu']:.3f} (goal <= 1.10), {len(expected)} "
+                  f"submissions; grades.csv {'identical' if same[0] == same[1] else 'DIFFERENT'}"
+                  " but for the cpu_seconds and peak_mb columns")
+            failed = failed or same[0] != same[1]
+        return 1 if failed else 0
     finally:
         shutil.rmtree(out, ignore_errors=True)
 

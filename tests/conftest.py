@@ -90,7 +90,8 @@ _ESTIMATES = (("tests/test_homework.py", 400), ("tests/test_widgets_speed.py", 1
               ("tests/test_grading_security.py", 140), ("tests/test_feature_selection.py", 115),
               ("homework-", 80), ("tests/test_lab.py", 80), ("tests/test_bayes.py", 64),
               ("tests/test_i18n.py", 50), ("chapters/", 45), ("tests/test_pdf.py", 40),
-              ("site-page-", 35), ("tests/test_slides.py", 30))
+              ("site-page-", 35), ("tests/test_slides.py", 30),
+              ("tests/test_dask_grading.py", 45))
 _REPORT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        "_build", "test-report.xml")
 

@@ -72,10 +72,11 @@ def test_guide_is_a_part_of_the_book_and_the_readme_points_to_it():
     guide = toc["parts"][captions.index("For instructors")]
     assert [c["file"] for c in guide["chapters"]] == [
         "chapters/instructors/index", "chapters/instructors/chapters",
-        "chapters/instructors/grading"]
+        "chapters/instructors/grading", "chapters/instructors/large_class"]
     assert captions.index("For instructors") == captions.index("Appendix") - 1
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "chapters/instructors/grading.md" in readme
+    assert "chapters/instructors/large_class.md" in readme
     grading = (GUIDE / "grading.md").read_text(encoding="utf-8")
     for command in ("assign 01 --out homework_out --bundle", "grade homework_out/autograder",
                     "merge homework_out/autograder", "--update", "--roster-file",

@@ -74,6 +74,12 @@ def cmd_grade(args) -> int:
     if args.extra_tests:
         spec = add_extra_tests(spec, args.extra_tests)
     limits = _limits(args)
+    if args.scheduler:
+        from .._parallel import check_scheduler
+        check_scheduler(args.scheduler)     # before the reference run, not after it
+        if args.jobs is not None:
+            raise ValueError("give --jobs (processes on this machine) or --scheduler (a "
+                             "Dask cluster's workers), not both.")
     isolation = isolation_for(limits)      # refuses "auto" without a working bubblewrap
     print(f"Isolation: {describe_isolation(isolation)}", flush=True)
     folder = Path(args.submissions)
@@ -140,12 +146,18 @@ def cmd_grade(args) -> int:
     for item in graded:
         progress(item)
     from .sandbox import adopt_orphans
-    reference = _reference(args, spec, [Path(h).absolute() for h in hide])
+    hide = [Path(h).absolute() for h in hide]
+    reference = _reference(args, spec, hide)
     with adopt_orphans():
-        graded += grade_submissions(spec, files, limits, jobs=args.jobs,
-                                    hide=[Path(h).absolute() for h in hide],
-                                    progress=progress, reference=reference, same_as=False,
-                                    keep_executed=executed_keeper(kept))
+        if args.scheduler:      # one task per submission on a Dask cluster
+            from .grading import grade_on_cluster
+            graded += grade_on_cluster(spec, files, limits, scheduler=args.scheduler,
+                                       hide=hide, progress=progress, reference=reference,
+                                       same_as=False, keep_executed=executed_keeper(kept))
+        else:
+            graded += grade_submissions(spec, files, limits, jobs=args.jobs, hide=hide,
+                                        progress=progress, reference=reference,
+                                        same_as=False, keep_executed=executed_keeper(kept))
     graded.sort(key=lambda g: g.file)
     klass.annotate(graded)
     # The whole class: this run's rows and, with --update, every row kept from before.
@@ -373,6 +385,12 @@ def parser() -> argparse.ArgumentParser:
                    help="the gradebook's column of this assignment, e.g. 'Homework 1 (123)'")
     p.add_argument("--force", action="store_true",
                    help="overwrite an --out that holds merged manual scores (a .bak is kept)")
+    p.add_argument("--scheduler", metavar="local:N|ADDRESS",
+                   help="grade on a Dask cluster, one task per submission, instead of "
+                        "--jobs processes here: local:N starts N worker processes on this "
+                        "machine; tcp://host:8786 is a running scheduler (dask-jobqueue, "
+                        "dask-kubernetes). Every worker needs the course's requirements "
+                        "and bubblewrap; no shared file system")
     _add_class_options(p)
     _add_limits(p, 180)
     p.set_defaults(run=cmd_grade)

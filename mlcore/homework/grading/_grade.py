@@ -404,22 +404,8 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
         for by name (``"none"``). :class:`ReferenceTampered` (a RuntimeError)
         when a reference snapshot changed: grading stops.
     """
-    check_spec(spec)
     jobs = check_jobs(jobs)
-    if not isinstance(limits, Limits):
-        raise TypeError(f"limits must be a Limits, got {type(limits).__name__}.")
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be a callable or None, got progress={progress!r}.")
-    missing = [q["name"] for q in spec["questions"] if not q["manual"] and not q.get("answers")]
-    if reference is not None and missing:
-        raise ValueError(f"the specification names no answers for {missing}: run assign "
-                         "again (autograder.json is older than this grader).")
-    items = list(submissions)
-    for i, item in enumerate(items):
-        if not (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str)
-                and isinstance(item[1], (bytes, bytearray))):
-            raise TypeError(f"submissions[{i}] must be a (file name, bytes) pair, got "
-                            f"{str(item)[:80]}.")
+    items = check_batch(spec, submissions, limits, progress, reference)
     if items:
         isolation_for(limits)          # refuses "auto" without a working bubblewrap
     if reference is not None and not isinstance(reference, Reference):
@@ -436,10 +422,7 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
             stop.set()
             raise
         except (OSError, RuntimeError, ValueError) as error:
-            scores = {q["name"]: (None if q["manual"] else 0.0) for q in spec["questions"]}
-            graded = Submission(item[0], scores, "error", [
-                f"The grader could not run this submission ({type(error).__name__}: "
-                f"{md_text(error)}); grade it again."])
+            graded = grader_error(item[0], spec, error)
         if progress:
             progress(graded)
         return graded
@@ -449,6 +432,34 @@ def grade_submissions(spec: dict, submissions: list, limits: Limits, *, jobs: in
     if same_as:
         add_same_as(spec, graded)
     return graded
+
+
+def check_batch(spec: dict, submissions, limits: Limits, progress, reference) -> list:
+    """Check the arguments of a class's grading; return the ``(name, bytes)`` pairs."""
+    check_spec(spec)
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits, got {type(limits).__name__}.")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable or None, got progress={progress!r}.")
+    missing = [q["name"] for q in spec["questions"] if not q["manual"] and not q.get("answers")]
+    if reference is not None and missing:
+        raise ValueError(f"the specification names no answers for {missing}: run assign "
+                         "again (autograder.json is older than this grader).")
+    items = list(submissions)
+    for i, item in enumerate(items):
+        if not (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str)
+                and isinstance(item[1], (bytes, bytearray))):
+            raise TypeError(f"submissions[{i}] must be a (file name, bytes) pair, got "
+                            f"{str(item)[:80]}.")
+    return items
+
+
+def grader_error(name: str, spec: dict, error: Exception) -> Submission:
+    """The row of a submission the grader itself could not run (its own failure)."""
+    scores = {q["name"]: (None if q["manual"] else 0.0) for q in spec["questions"]}
+    return Submission(name, scores, "error", [
+        f"The grader could not run this submission ({type(error).__name__}: "
+        f"{md_text(error)}); grade it again."])
 
 
 def add_same_as(spec: dict, graded: list) -> None:
