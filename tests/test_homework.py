@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cell_slicing import sliced_for_grading
 
 from mlcore.homework import (FormatError, Limits, add_extra_tests, assign, autograder_notebook,
                              bubblewrap_available, build_spec, find_chapters, grade_one,
@@ -216,89 +217,27 @@ def test_assign_reports_a_stub_that_already_passes(tmp_path):
 # ---------------------------------------------- every chapter, by glob
 
 
-def _binds_and_reads(source):
-    """The names a cell binds and the names it reads; None when it is not plain Python."""
-    import ast
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):       # IPython magics: keep the cell
-        return None
-    binds, reads = set(), set()
-
-    def base(node):
-        while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
-            node = node.func if isinstance(node, ast.Call) else node.value
-        return node.id if isinstance(node, ast.Name) else None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            (reads if isinstance(node.ctx, ast.Load) else binds).add(node.id)
-        # x.a = ..., x[i] = ... and a bare x.fit(...) change x: they count as binding it
-        if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
-            binds.add(base(node))
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            binds.add(base(node.value.func))
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            binds.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.name == "*":
-                    return None
-                binds.add(alias.asname or alias.name.split(".")[0])
-        elif isinstance(node, ast.Global):
-            return None
-    return binds - {None}, reads
-
-
-def _stubs_and_what_they_need(student, spec):
-    """The untouched student edition with every code cell its stubs do not need tagged heavy.
-
-    The grader skips cells tagged ``heavy``. An untouched edition's answers
-    are its stubs (``...``) whatever the chapter computes around them, and the
-    checks take every other name from the teacher's reference run, so its
-    grade needs only the stub cells and the cells they read names from (a
-    backward slice over the names cells bind and read; a cell that is not
-    plain Python is kept). Returns the edited notebook and how many cells it
-    skips.
-    """
-    from mlcore.homework.grading._format import META_KEY, TEST_TAGS, tags_of
-    nb = copy.deepcopy(student)
-    anchors = {a for q in spec["questions"] for a in q.get("anchors", [])}
-    names = {q["name"] for q in spec["questions"]}
-    code = [c for c in nb["cells"] if c["cell_type"] == "code" and not tags_of(c) & TEST_TAGS]
-    keep, needed = set(), set()
-    for k in range(len(code) - 1, -1, -1):
-        cell = code[k]
-        meta = (cell.get("metadata") or {}).get(META_KEY) or {}
-        stub = cell.get("id") in anchors or (isinstance(meta, dict) and meta.get("question")
-                                             in names)
-        found = _binds_and_reads("".join(cell["source"]) if isinstance(cell["source"], list)
-                                 else cell["source"])
-        if stub or found is None or found[0] & needed:
-            keep.add(k)
-            if found is not None:
-                needed |= found[1]
-    skipped = 0
-    for k, cell in enumerate(code):
-        if k not in keep:
-            cell["metadata"].setdefault("tags", []).append("heavy")
-            skipped += 1
-    return nb, skipped
-
-
 @pytest.mark.parametrize("chapter", [pytest.param(c, marks=pytest.mark.xdist_group(
     f"homework-{c.stem}")) for c in CHAPTERS], ids=lambda p: p.stem)
 def test_chapter_solution_gets_full_marks_and_its_student_edition_none(chapter, tmp_path):
-    """assign's verification, with one run of the chapter instead of two.
+    """assign's verification, with two sliced runs of the chapter instead of two whole ones.
 
     ``assign`` grades the solution (full marks; its run is the reference) and
-    then the untouched student edition, which runs the whole chapter again
-    around its stubs. Here the editions are written by ``assign`` and the
-    same verification (``_verify``) judges the same two grades, but the
-    untouched edition runs only its stubs and the cells they need
-    (``_stubs_and_what_they_need``): its answers are the same stubs, and
-    the checks' other names come from the same reference. Should any cell of
-    that run raise (a stub that computes, a cell the slice missed), the whole
-    edition is graded, as assign does.
+    then the untouched student edition, each a run of the whole chapter (but
+    its ``heavy`` cells). Here the editions are written by ``assign`` and the
+    same verification (``_verify``) judges the same two grades, but each run
+    has only the cells its questions need (``cell_slicing.sliced_for_grading``,
+    the slice ``test_wrong_solutions.py`` runs): the solution its solution
+    cells and what they and the checks read (where the reference is saved,
+    so the checks see the values a whole run gives them), the untouched
+    edition its stubs and what they read (its checks take every other name
+    from that reference). That the whole chapter, its solutions and its
+    public and hidden checks run without an error is nbval's test of the
+    chapter, in the same test command. Should the sliced solution not get
+    full marks with status ok and no notes, or any cell of the untouched
+    edition's sliced run raise (a stub that computes, a cell the slice
+    missed), that edition is graded whole, as assign does: a slicing mistake
+    costs time, never a check.
     """
     from mlcore.homework.editions._assign import _verify
     if not parse_questions(_nb(chapter)):
@@ -307,18 +246,27 @@ def test_chapter_solution_gets_full_marks_and_its_student_edition_none(chapter, 
     assert item.problems == []
     spec = load_spec(item.autograder)
     limits = Limits(timeout=300)
+    hide = [tmp_path / "out"]
+
+    def graded(edition, nb, **reference):
+        return grade_one(f"{item.chapter} ({edition})", json.dumps(nb).encode(), spec, limits,
+                         hide=hide, **reference)
+    solution = _nb(item.autograder / f"{item.chapter}.ipynb")
     reference = tmp_path / "reference"
     reference.mkdir()
-    item.solution = grade_one(f"{item.chapter} (solution)",
-                              (item.autograder / f"{item.chapter}.ipynb").read_bytes(), spec,
-                              limits, hide=[tmp_path / "out"], keep_reference=reference)
+    item.solution = graded("solution", sliced_for_grading(solution, spec, checks=True)[0],
+                           keep_reference=reference)
+    full = {q["name"]: float(q["points"]) for q in spec["questions"] if not q["manual"]}
+    if (item.solution.status != "ok" or item.solution.notes
+            or any(abs(item.solution.scores[n] - p) > 1e-9 for n, p in full.items())):
+        reference = tmp_path / "whole-reference"
+        reference.mkdir()
+        item.solution = graded("solution", solution, keep_reference=reference)
     student = _nb(item.student)
-    sliced, skipped = _stubs_and_what_they_need(student, spec)
-    item.untouched = grade_one(f"{item.chapter} (untouched)", json.dumps(sliced).encode(), spec,
-                               limits, hide=[tmp_path / "out"], reference=reference)
+    item.untouched = graded("untouched", sliced_for_grading(student, spec, checks=False)[0],
+                            reference=reference)
     if item.untouched.status != "ok" or item.untouched.notes:
-        item.untouched = grade_one(f"{item.chapter} (untouched)", json.dumps(student).encode(),
-                                   spec, limits, hide=[tmp_path / "out"], reference=reference)
+        item.untouched = graded("untouched", student, reference=reference)
     _verify(item, spec)
     assert item.problems == []
     coded = {n: s for n, s in item.solution.scores.items() if s is not None}

@@ -11,7 +11,8 @@ For each chapter the teacher's notebook runs once, in process, the way the
 grader's reference run sees it (``autograder_notebook``: no ``heavy`` cells;
 ``_plan``: the code cells and each question's snapshot point), but only the
 cells the exercises need (a backward slice over the names the cells bind and
-read), so the whole file costs seconds, not a notebook per fixture. At each
+read: ``tests/cell_slicing.py``, shared with ``test_homework.py``), so the
+whole file costs seconds, not a notebook per fixture. At each
 question's snapshot point its answers are replaced by the fixture's (its
 solution cell run again with the fixture filled in, ``stub_solution``'s
 hole) and its public and hidden checks run with the grader's own
@@ -23,7 +24,6 @@ pass every check.
 
 from __future__ import annotations
 
-import ast
 import builtins
 import functools
 import io
@@ -33,6 +33,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
+from cell_slicing import bound_and_read, imports_of, needed_cells
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
@@ -65,114 +66,6 @@ LABELS = autograded_labels()
 
 def fixture_files() -> list:
     return sorted(FIXTURES.glob("*/*.py"))
-
-
-# -- which cells the exercises need -------------------------------------------------
-
-
-# Methods that change their object: numpy generators' draws and in-place updates.
-_MUTATORS = {"normal", "uniform", "integers", "random", "choice", "permutation",
-             "permuted", "shuffle", "binomial", "standard_normal",
-             "multivariate_normal",
-             "exponential", "poisson", "beta", "gamma", "multinomial", "dirichlet",
-             "laplace", "spawn", "fit", "partial_fit", "append", "extend", "update",
-             "setdefault", "insert", "sort", "pop", "remove", "clear", "add"}
-
-
-def _scope_reads(table) -> set:
-    """Global names that the functions, lambdas and comprehensions of ``table`` read."""
-    found = set()
-    for child in table.get_children():
-        found |= {s.get_name() for s in child.get_symbols()
-                  if s.is_global() and s.is_referenced()}
-        found |= _scope_reads(child)
-    return found
-
-
-def _bound_and_read(source: str, modules=frozenset()) -> tuple[set, set]:
-    """Names a cell binds (or may change in place) and names it reads from earlier.
-
-    Scopes come from :mod:`symtable`, so a function's parameters and locals and a
-    comprehension's variables are not read from earlier cells; a module-level
-    name whose first use is a binding (a loop variable) is not read either.
-    Imports are not bindings here: every cell's imports run anyway. ``modules``
-    are the names the notebook imports.
-    """
-    import symtable
-
-    tree = ast.parse(source)
-    table = symtable.symtable(source, "<cell>", "exec")
-    symbols = {s.get_name(): s for s in table.get_symbols()}
-    bound = {name for name, s in symbols.items()
-             if s.is_assigned() and not s.is_imported()}
-    first = {}
-    for node in sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)),
-                       key=lambda n: (n.lineno, n.col_offset)):
-        first.setdefault(node.id, isinstance(node.ctx, ast.Load))
-    read = {name for name, s in symbols.items()
-            if s.is_referenced() and first.get(name, True)} | _scope_reads(table)
-    imported = {name for name, s in symbols.items() if s.is_imported()}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
-                node.ctx, ast.Store):
-            base = node.value
-            while isinstance(base, (ast.Subscript, ast.Attribute)):
-                base = base.value
-            if isinstance(base, ast.Name):
-                bound.add(base.id)
-    # A draw from a generator changes it, and so does handing it to a function as its
-    # random_state: the cells after it see another state.
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            if (isinstance(func, ast.Attribute) and func.attr in _MUTATORS
-                    and isinstance(func.value, ast.Name)
-                    and func.value.id not in modules):
-                bound.add(func.value.id)
-            bound |= {k.value.id for k in node.keywords
-                      if k.arg in ("random_state", "rng")
-                      and isinstance(k.value, ast.Name)}
-    # A statement `model.fit(X, y)` changes `model` without binding it (a module's
-    # functions, `np.mean(...)`, change nothing the checks read).
-    for statement in tree.body:
-        call = statement.value if isinstance(statement, ast.Expr) else None
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
-            base = call.func.value
-            while isinstance(base, (ast.Subscript, ast.Attribute, ast.Call)):
-                base = base.func if isinstance(base, ast.Call) else base.value
-            if isinstance(base, ast.Name) and base.id not in modules:
-                bound.add(base.id)
-    return bound, read - imported
-
-
-def imports_of(source: str) -> str:
-    """The cell's top-level import statements (cheap, run even when the cell is not)."""
-    tree = ast.parse(source)
-    return "\n".join(ast.unparse(node) for node in tree.body
-                     if isinstance(node, (ast.Import, ast.ImportFrom)))
-
-
-def needed_cells(sources: list, wanted: dict) -> set:
-    """Indices of the cells to run: a backward slice from each question's own code.
-
-    ``wanted`` maps a cell index (a question's snapshot point) to the code whose
-    names must be defined there (its solution cells and its checks).
-    """
-    modules = set()
-    for source in sources:
-        modules |= {name for statement in ast.parse(source).body
-                    if isinstance(statement, (ast.Import, ast.ImportFrom))
-                    for name in (a.asname or a.name.split(".")[0]
-                                 for a in statement.names)}
-    keep, need = set(), set()
-    for k in range(len(sources) - 1, -1, -1):
-        for code in wanted.get(k, []):
-            need |= _bound_and_read(code, modules)[1]
-        bound, read = _bound_and_read(sources[k], modules)
-        if k in wanted or bound & need:
-            keep.add(k)
-            need |= read
-    return keep
 
 
 # -- one chapter: the teacher's run, and each fixture's checks ---------------------
@@ -279,7 +172,9 @@ def chapter_verdicts(chapter: str) -> dict:
                         if name != "reference" and not found[-1]["ok"]:
                             break       # it loses points: the later checks cost time
                 if name == "reference":
-                    for key in set().union(*(_bound_and_read(t)[0] for t in tests)):
+                    # (a test the slicer cannot read carries every name it mentions)
+                    for key in set().union(*((bound_and_read(t) or [names_used([t])])[0]
+                                             for t in tests)):
                         if key in checks:
                             carried[key] = cloudpickle.dumps(checks[key])
     return verdicts
