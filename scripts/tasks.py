@@ -5,7 +5,7 @@
     python scripts/tasks.py book --no-solutions   # for a class: _build/student/_build/html
     python scripts/tasks.py pdf     # _build/pdf/book.pdf and book-student.pdf (TeX Live)
     python scripts/tasks.py test    # unit tests, doctests, every notebook, the site
-    python scripts/tasks.py test --fast 03   # unit tests + chapter 3's notebook, homework, page
+    python scripts/tasks.py test --fast 03   # chapter 3: notebook, its modules' tests, page
     python scripts/tasks.py slides  # each chapter's deck: _build/html/slides, _build/html/zh_CN/slides
     python scripts/tasks.py lab     # JupyterLab on copies of the chapters (my-notebooks/)
     python scripts/tasks.py lab --language zh_CN   # Chinese copies (my-notebooks-zh_CN/)
@@ -491,8 +491,41 @@ def timing_table(junit_xml: Path, build_seconds: float, pytest_seconds: float) -
     return "\n".join(lines)
 
 
+# `test --fast NN` runs, beside what concerns chapter NN, these cheap checks of the
+# whole repository (a few seconds): notebooks in sync, code width, import rules.
+_FAST_ALWAYS = ("tests/test_repository.py", "tests/test_code_width.py", "tests/test_imports.py")
+# Files whose tests are parametrized by chapter: a one-chapter run keeps only that
+# chapter's tests of them (tests/conftest.py, --chapter).
+_FAST_BY_CHAPTER = ("tests/test_homework.py", "tests/test_wrong_solutions.py",
+                    "tests/test_i18n.py", "tests/test_chapter_warnings.py",
+                    "tests/test_site.py", "tests/test_site_phone.py", "tests/test_slides.py")
+
+
+def chapter_modules(notebook: Path) -> list[str]:
+    """The ``mlcore`` topic modules a chapter notebook imports (``from mlcore.X import``).
+
+    Read from the notebook's code cells, so a chapter that starts to use another
+    module gets that module's tests in ``test --fast`` without a table to update.
+    """
+    import re
+
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    found = re.compile(r"^\s*(?:from|import)\s+mlcore\.([A-Za-z]\w*)", re.MULTILINE)
+    names = {name for cell in cells if cell["cell_type"] == "code"
+             for name in found.findall("".join(cell["source"]))}
+    return sorted(names)
+
+
 def _fast_selection(argv: list[str]) -> tuple[list[str], list[str]]:
-    """``--fast NN`` -> (pytest paths, extra options) for one chapter; else the whole book."""
+    """``--fast NN`` -> (pytest paths, extra options) for one chapter; else the whole book.
+
+    One chapter: its notebook (nbval); the tests (``tests/test_X.py``) and the
+    doctests (``mlcore/X``) of each ``mlcore`` module X the notebook imports; its
+    tests in the files parametrized by chapter (homework, wrong solutions, the
+    Chinese catalog, warnings, its site page and deck); the cheap repository-wide
+    checks. Collecting only these files is part of the saving: pytest imports no
+    other test module.
+    """
     if "--fast" not in argv:
         return ["tests", "mlcore", "chapters"], argv
     at = argv.index("--fast")
@@ -502,9 +535,14 @@ def _fast_selection(argv: list[str]) -> tuple[list[str], list[str]]:
     notebooks = sorted((ROOT / "chapters").glob(f"{number}_*.ipynb"))
     if not notebooks:
         sys.exit(f"--fast {argv[at + 1]}: there is no chapters/{number}_*.ipynb")
+    paths = [notebooks[0].relative_to(ROOT).as_posix()]
+    for module in chapter_modules(notebooks[0]):
+        paths += [candidate for candidate in (f"tests/test_{module}.py", f"mlcore/{module}",
+                                              f"mlcore/{module}.py")
+                  if (ROOT / candidate).exists()]
+    paths += [name for name in (*_FAST_BY_CHAPTER, *_FAST_ALWAYS) if (ROOT / name).exists()]
     rest = argv[:at] + argv[at + 2:]
-    return (["tests", "mlcore", str(notebooks[0].relative_to(ROOT))],
-            ["--chapter", number, *rest])
+    return list(dict.fromkeys(paths)), ["--chapter", number, *rest]
 
 
 # The whole command after `book`, on an idle 2-core machine, and `test --fast NN`

@@ -26,19 +26,23 @@ import re  # noqa: E402
 import pytest  # noqa: E402
 
 _CHAPTER = re.compile(r"\b(\d\d)_[a-z][a-z0-9_]*")
-# Files whose tests concern all chapters or the whole grader: left out of a
-# one-chapter run except for their tests parametrized by that chapter. The
-# grader's security suite (about 140 worker-seconds on the tiny fixture
-# chapter, none of it about a chapter) is the attack suite's kin: the whole
-# command runs it.
+# Files whose tests concern all chapters or the whole grader: a one-chapter run
+# keeps only their tests parametrized by that chapter (its homework, wrong
+# solutions, catalog, warnings, page and deck). The rest (every catalog, the
+# Chinese student edition, the grader's security suite: about 140 worker-seconds
+# on the tiny fixture chapter, none of it about a chapter) is for the whole command.
+# Which files a one-chapter run collects at all is scripts/tasks.py's
+# _fast_selection: the chapter's notebook, its mlcore modules' tests and doctests.
 _WHOLE_BOOK_FILES = ("tests/test_homework.py", "tests/test_site.py", "tests/test_site_phone.py",
-                     "tests/test_pdf.py", "tests/test_grading_security.py")
+                     "tests/test_pdf.py", "tests/test_grading_security.py",
+                     "tests/test_wrong_solutions.py", "tests/test_i18n.py",
+                     "tests/test_chapter_warnings.py", "tests/test_slides.py")
 
 
 def pytest_addoption(parser):
     parser.addoption("--chapter", metavar="NN", default=None,
-                     help="run only what concerns chapter NN beside the unit tests: its "
-                          "notebook, homework and page tests (tasks.py test --fast NN)")
+                     help="of the whole-book files, run only chapter NN's tests: its "
+                          "homework, catalog, page and deck (tasks.py test --fast NN)")
 
 
 # tryfirst: before pytest-xdist's own hook, which appends each test's xdist_group
