@@ -100,11 +100,12 @@ def _is_plain_knn(estimator, scoring):
     k = params["n_neighbors"]
     euclidean = params["metric"] == "euclidean" or (
         params["metric"] == "minkowski" and params["p"] == 2)
-    return (euclidean and params["weights"] == "uniform" and params["metric_params"] is None
+    return (euclidean and params["weights"] == "uniform"
+            and params["metric_params"] is None
             and isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1)
 
 
-_KNN_CELLS = 2 ** 22     # largest (eval, fit, features or subsets) array of the k-NN batch
+_KNN_CELLS = 2 ** 22   # largest (eval, fit, features or subsets) array of a k-NN batch
 
 
 def _knn_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets, n_neighbors):
@@ -136,15 +137,15 @@ def _knn_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets, n_neighbors):
     step = max(1, _KNN_CELLS // (m_eval * m_fit))
     for lo in range(0, len(subsets), step):
         part = slice(lo, lo + step)
-        dist = np.moveaxis(squared @ indicator[part].T, 2, 0)      # (subsets, eval, fit)
+        dist = np.moveaxis(squared @ indicator[part].T, 2, 0)   # (subsets, eval, fit)
         near = np.argpartition(dist, n_neighbors, axis=2)
         kth = np.take_along_axis(dist, near[..., :n_neighbors], axis=2).max(axis=2)
         after = np.take_along_axis(dist, near[..., n_neighbors:n_neighbors + 1],
                                    axis=2)[..., 0]
         scale = after + norms_eval[:, part].T + norms_fit[part, None]
         tied = after - kth <= 1e-10 * scale           # rounding is ~1e-15 of scale
-        votes = (codes[near[..., :n_neighbors]][..., None]
-                 == np.arange(classes.size)).sum(axis=2)           # (subsets, eval, classes)
+        votes = (codes[near[..., :n_neighbors]][..., None]       # (subsets, eval,
+                 == np.arange(classes.size)).sum(axis=2)         #  classes)
         if classes.size > 1:                  # a tied vote: scikit-learn's tie-break
             top = np.sort(votes, axis=2)
             tied |= top[..., -1] == top[..., -2]
@@ -175,8 +176,9 @@ def _score_subsets(estimator, X, y, splitter, scoring, subsets, n_jobs, desc):
     # The rest (every subset of another learner): cross_val_score, one subset at a time.
     rest = np.flatnonzero(np.isnan(scores))
     if rest.size:
-        scores[rest] = parallel_map(partial(_cv_score, estimator, X, y, splitter, scoring),
-                                    [subsets[i] for i in rest], n_jobs=n_jobs, desc=desc)
+        score = partial(_cv_score, estimator, X, y, splitter, scoring)
+        scores[rest] = parallel_map(score, [subsets[i] for i in rest], n_jobs=n_jobs,
+                                    desc=desc)
     return scores.tolist()
 
 
