@@ -546,14 +546,14 @@ def test_knn_searches_score_each_step_in_one_batch_as_cross_val_score_does():
     # Iris (rounded to 0.1 cm: many tied distances) exercises the fall-back to
     # scikit-learn for a near tie; k = 4 on three classes, tied votes.
     rng = np.random.default_rng(0)
-    X, y = make_classification(n_samples=90, n_features=6, n_informative=3,
-                               random_state=5)
+    X, y = make_classification(n_samples=60, n_features=4, n_informative=3,
+                               n_redundant=0, random_state=5)
     X_iris, y_iris = load_iris(return_X_y=True)
-    cases = [(X, y, KNeighborsClassifier(5), 5),
+    cases = [(X, y, KNeighborsClassifier(5), 3),
              (X + 1e3, y, KNeighborsClassifier(1, metric="euclidean"), 3),
-             (X_iris[::2], y_iris[::2], KNeighborsClassifier(4), 3),
-             (rng.integers(0, 2, (60, 5)).astype(float), rng.integers(0, 2, 60),
-              KNeighborsClassifier(3), 4)]
+             (X_iris[::3], y_iris[::3], KNeighborsClassifier(4), 3),
+             (rng.integers(0, 2, (40, 4)).astype(float), rng.integers(0, 2, 40),
+              KNeighborsClassifier(3), 3)]
     for data, labels, knn, cv in cases:
         for search in (forward_search, backward_search):
             batched = search(knn, data, labels, cv=cv)
