@@ -393,7 +393,6 @@ def exhaustive_search(estimator, X, y, *, cv=5, scoring=None, n_jobs=None):
     --------
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
-from sklearn.neighbors import KNeighborsClassifier
     >>> X, y = load_iris(return_X_y=True)
     >>> table = exhaustive_search(GaussianNB(), X, y)
     >>> len(table), table.iloc[0]["features"]
