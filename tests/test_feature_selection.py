@@ -589,3 +589,27 @@ def test_stability_selection_seeds_a_learner_left_unseeded():
     runs = [stability_selection(model, X, y, n_subsamples=20, random_state=5)[0] for _ in range(4)]
     assert all(np.array_equal(runs[0], r) for r in runs[1:])
     assert model.get_params()["random_state"] is None                        # the caller's object untouched
+
+
+def test_knn_searches_score_each_step_in_one_batch_as_cross_val_score_does():
+    # Plain k-NN's candidates of a step are scored together from per-feature squared
+    # distances; the path must equal cross_val_score per subset, bit for bit, both ways.
+    # Iris (rounded to 0.1 cm: many tied distances) exercises the fall-back to
+    # scikit-learn for a near tie; k = 4 on three classes, tied votes.
+    rng = np.random.default_rng(0)
+    X, y = make_classification(n_samples=60, n_features=4, n_informative=3,
+                               n_redundant=0, random_state=5)
+    X_iris, y_iris = load_iris(return_X_y=True)
+    cases = [(X, y, KNeighborsClassifier(5), 3),
+             (X + 1e3, y, KNeighborsClassifier(1, metric="euclidean"), 3),
+             (X_iris[::3], y_iris[::3], KNeighborsClassifier(4), 3),
+             (rng.integers(0, 2, (40, 4)).astype(float), rng.integers(0, 2, 40),
+              KNeighborsClassifier(3), 3)]
+    for i, (data, labels, knn, cv) in enumerate(cases):
+        # Backward on iris only: each subset scored one by one costs ~40 ms of CPU.
+        for search in (forward_search, backward_search)[:1 + (i == 2)]:
+            batched = search(knn, data, labels, cv=cv)
+            one_by_one = search(knn, data, labels, cv=cv,
+                                scoring=make_scorer(accuracy_score))  # one by one
+            assert batched.path[["feature", "score", "n_fits"]].equals(
+                one_by_one.path[["feature", "score", "n_fits"]])

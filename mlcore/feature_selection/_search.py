@@ -16,6 +16,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import cross_val_score
 from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
 
 from .._parallel import parallel_map
 from .._validation import (check_array, check_cv, check_estimator_object, check_int,
@@ -90,8 +91,73 @@ def _is_default_gaussian_nb(estimator, scoring):
             and scoring in (None, "accuracy") and estimator.var_smoothing == 1e-9)
 
 
+def _is_plain_knn(estimator, scoring):
+    """Whether :func:`_knn_subset_accuracy` reproduces the learner's CV scores:
+    uniform votes, Euclidean distance, accuracy."""
+    if type(estimator) is not KNeighborsClassifier or scoring not in (None, "accuracy"):
+        return False
+    params = estimator.get_params()
+    k = params["n_neighbors"]
+    euclidean = params["metric"] == "euclidean" or (
+        params["metric"] == "minkowski" and params["p"] == 2)
+    return (euclidean and params["weights"] == "uniform"
+            and params["metric_params"] is None
+            and isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1)
+
+
+_KNN_CELLS = 2 ** 22   # largest (eval, fit, features or subsets) array of a k-NN batch
+
+
+def _knn_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets, n_neighbors):
+    """Accuracy of k-NN (uniform votes, Euclidean) on every feature subset at once.
+
+    A subset's squared distances are the sum of its columns' squared
+    differences: one matrix product with the subsets' 0/1 indicator rows.
+    Where the k-th and (k+1)-th nearest distances of an evaluation point
+    nearly tie, or its vote ties, the neighbours or the winner depend on
+    rounding and on scikit-learn's tie-breaking: that subset's accuracy is
+    NaN, and the caller asks scikit-learn. Otherwise it equals
+    ``KNeighborsClassifier(n_neighbors).fit(...).score(...)`` exactly: the same
+    k neighbours, the same votes, the same mean of correct predictions.
+    Returns None when the batch would be too large (or k too large).
+    """
+    m_eval, m_fit, n = len(X_eval), len(X_fit), X_fit.shape[1]
+    if n_neighbors >= m_fit or m_eval * m_fit * n > _KNN_CELLS:
+        return None
+    classes, codes = np.unique(y_fit, return_inverse=True)
+    indicator = np.zeros((len(subsets), n))
+    for row, subset in enumerate(subsets):
+        indicator[row, list(subset)] = 1.0
+    squared = (X_eval[:, None, :] - X_fit[None, :, :]) ** 2      # (eval, fit, features)
+    # The error bound of a distance as scikit-learn may compute it, |a|^2 - 2ab + |b|^2
+    # (its brute-force kernel): a gap below it is a tie that rounding may break.
+    norms_eval = X_eval ** 2 @ indicator.T                         # (eval, subsets)
+    norms_fit = (X_fit ** 2 @ indicator.T).max(axis=0)             # (subsets,)
+    accuracy = np.empty(len(subsets))
+    step = max(1, _KNN_CELLS // (m_eval * m_fit))
+    for lo in range(0, len(subsets), step):
+        part = slice(lo, lo + step)
+        dist = np.moveaxis(squared @ indicator[part].T, 2, 0)   # (subsets, eval, fit)
+        near = np.argpartition(dist, n_neighbors, axis=2)
+        kth = np.take_along_axis(dist, near[..., :n_neighbors], axis=2).max(axis=2)
+        after = np.take_along_axis(dist, near[..., n_neighbors:n_neighbors + 1],
+                                   axis=2)[..., 0]
+        scale = after + norms_eval[:, part].T + norms_fit[part, None]
+        tied = after - kth <= 1e-10 * scale           # rounding is ~1e-15 of scale
+        votes = (codes[near[..., :n_neighbors]][..., None]       # (subsets, eval,
+                 == np.arange(classes.size)).sum(axis=2)         #  classes)
+        if classes.size > 1:                  # a tied vote: scikit-learn's tie-break
+            top = np.sort(votes, axis=2)
+            tied |= top[..., -1] == top[..., -2]
+        predicted = classes[np.argmax(votes, axis=2)]
+        accuracy[part] = (predicted == y_eval).mean(axis=1)
+        accuracy[part][tied.any(axis=1)] = np.nan
+    return accuracy
+
+
 def _score_subsets(estimator, X, y, splitter, scoring, subsets, n_jobs, desc):
-    """The CV score of every subset: ``_cv_score`` each, or one batch for GaussianNB."""
+    """The CV score of every subset: ``_cv_score`` each, or one batch for GaussianNB
+    and for plain k-NN."""
     # A splitter seeded by an int (or not shuffling) gives the same folds on every
     # split() call, as cross_val_score sees them per subset; then GaussianNB scores all
     # candidates of a step from one fit per fold, the same accuracies bit for bit.
@@ -100,8 +166,20 @@ def _score_subsets(estimator, X, y, splitter, scoring, subsets, n_jobs, desc):
         folds = [gaussian_nb_subset_accuracy(X[train], y[train], X[test], y[test], subsets)
                  for train, test in splitter.split(X, y)]
         return np.mean(folds, axis=0).tolist()
-    return parallel_map(partial(_cv_score, estimator, X, y, splitter, scoring), subsets,
-                        n_jobs=n_jobs, desc=desc)
+    scores = np.full(len(subsets), np.nan)
+    if _is_plain_knn(estimator, scoring) and fixed:
+        folds = [_knn_subset_accuracy(X[train], y[train], X[test], y[test], subsets,
+                                      estimator.n_neighbors)
+                 for train, test in splitter.split(X, y)]
+        if all(fold is not None for fold in folds):
+            scores = np.mean(folds, axis=0)       # NaN where a fold had a near tie
+    # The rest (every subset of another learner): cross_val_score, one subset at a time.
+    rest = np.flatnonzero(np.isnan(scores))
+    if rest.size:
+        score = partial(_cv_score, estimator, X, y, splitter, scoring)
+        scores[rest] = parallel_map(score, [subsets[i] for i in rest], n_jobs=n_jobs,
+                                    desc=desc)
+    return scores.tolist()
 
 
 def _search(direction, estimator, X, y, cv, scoring, max_features, tol, n_jobs):
@@ -255,9 +333,20 @@ def gaussian_nb_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets):
         if isinstance(subset, (str, bytes)) or not np.iterable(subset) or not len(subset):
             raise TypeError(f"subsets must hold non-empty tuples of feature indices, got "
                             f"{subset!r:.80}.")
-        for j in subset:
+    # All the indices as one array: checked at once when they are plain ints in range
+    # (an exhaustive search passes thousands of subsets per fold), one by one otherwise,
+    # for check_int's message on the first bad one.
+    lengths = np.array([len(subset) for subset in subsets])
+    flat = list(itertools.chain.from_iterable(subsets))
+    if not subsets:
+        return np.empty(0)
+    if not (all(type(j) is int for j in flat)
+            and 0 <= min(flat) and max(flat) < X_fit.shape[1]):
+        for j in flat:
             check_int(j, "subsets", low=0, high=X_fit.shape[1] - 1,
                       why="each entry is a column index of X_fit")
+    flat = np.array(flat, dtype=np.intp)
+    offsets = np.r_[0, np.cumsum(lengths)[:-1]]
     classes, index = np.unique(y_fit, return_inverse=True)
     means = np.array([X_fit[index == c].mean(axis=0) for c in range(classes.size)])
     class_variances = np.array([X_fit[index == c].var(axis=0) for c in range(classes.size)])
@@ -265,7 +354,8 @@ def gaussian_nb_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets):
     log_prior = np.log(np.bincount(index) / len(index))
     # GaussianNB's epsilon is 1e-9 x the largest variance over the subset's columns: group the
     # subsets by that largest variance.
-    largest = np.array([total_variance[list(subset)].max() for subset in subsets])
+    largest = np.maximum.reduceat(total_variance[flat], offsets)
+    owner = np.repeat(np.arange(len(subsets)), lengths)    # the subset of each index
     accuracy = np.empty(len(subsets))
     for value in np.unique(largest):
         rows = np.flatnonzero(largest == value)
@@ -274,9 +364,9 @@ def gaussian_nb_subset_accuracy(X_fit, y_fit, X_eval, y_eval, subsets):
         with np.errstate(divide="ignore", invalid="ignore"):
             terms = -0.5 * (np.log(2 * np.pi * variances)[None]
                             + (X_eval[:, None, :] - means[None]) ** 2 / variances[None])
-        indicator = np.zeros((rows.size, X_fit.shape[1]))
-        for row, subset in enumerate(subsets[i] for i in rows):
-            indicator[row, list(subset)] = 1.0
+        indicator = np.zeros((len(subsets), X_fit.shape[1]))
+        indicator[owner, flat] = 1.0
+        indicator = indicator[rows]
         # A column outside the subset may have a zero variance at this epsilon: mask it out.
         terms = np.where(np.isfinite(terms), terms, 0.0)
         scores = terms @ indicator.T + log_prior[None, :, None]         # (samples, classes, subsets)
