@@ -404,3 +404,34 @@ def test_code_nested_too_deeply_to_read_costs_no_crash(chapter):
     chain = ["from scipy.special import expit as a0"] + [f"a{k + 1} = a{k}" for k in range(3000)]
     assert isinstance(forbidden_uses(["\n".join(chain)], ["def f(z):\n    return a3000(z)"],
                                      ["scipy.special.expit"]), list)
+
+
+# --------------------------- the static passes run in the threads of grade --jobs N
+
+
+def test_the_grader_parses_code_only_through_its_one_at_a_time_parse():
+    """On CPython 3.11 two threads' ``ast.parse`` at once can raise ``SystemError``
+    (python/cpython#106905; it stopped a class's grading in the test command once):
+    every parse of the grading threads goes through ``_parse.parse``, which holds a lock."""
+    grading = ROOT / "mlcore" / "homework" / "grading"
+    bare = [f"{path.name}:{n}" for path in sorted(grading.glob("*.py")) if path.name != "_parse.py"
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if re.search(r"\bast\.parse\(|(?<![.\w])compile\(", line)]
+    assert bare == []
+
+
+def test_a_parse_waits_while_another_thread_holds_the_parse_lock():
+    import ast
+    import threading
+
+    from mlcore.homework.grading import _parse
+    trees = []
+    with _parse._ONE_AT_A_TIME:
+        thread = threading.Thread(target=lambda: trees.append(_parse.parse("x = (1, [2])")))
+        thread.start()
+        thread.join(0.2)      # not a limit: it cannot finish while the lock is held here
+        assert thread.is_alive() and trees == []
+    thread.join()
+    assert isinstance(trees[0], ast.Module)
+    assert _parse.parse_or_none("def f(:") is None
+    assert _parse.parse_or_none("(" * 10_000) is None        # too deep: None, not a crash

@@ -34,6 +34,8 @@ import hashlib
 import io
 import tokenize
 
+from ._parse import parse_or_none
+
 __all__ = ["suspicious", "answer_hash", "similarity", "flags_for", "mark_identical"]
 
 SHINGLE = 4           # tokens per shingle
@@ -55,11 +57,6 @@ DUNDERS = {"__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__eq_
            "__array_ufunc__", "__array_function__", "__del__", "__init_subclass__"}
 
 
-def _parse(source):
-    try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
 
 
 def _dotted(node) -> str:
@@ -95,7 +92,7 @@ def _dynamic(node):
 def suspicious(sources, check_names) -> list:
     """The suspicious constructs in these code cells, and rebound names the checks use."""
     found = []
-    for tree in filter(None, map(_parse, sources)):
+    for tree in filter(None, map(parse_or_none, sources)):
         inner = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute):
@@ -240,7 +237,7 @@ def _local_order(scope) -> list:
 
 def _normalised(sources):
     """The answer's statements as one normalised module, or None without any."""
-    trees = [t for t in map(_parse, sources) if t is not None]
+    trees = [t for t in map(parse_or_none, sources) if t is not None]
     body = [node for tree in trees for node in tree.body]
     if not body:
         return None
@@ -296,7 +293,7 @@ def answer_hash(sources) -> str | None:
 
 def _legacy_hash(sources) -> str | None:
     """The hash an autograder.json written before fingerprints holds (exact trees)."""
-    trees = [t for t in map(_parse, sources) if t is not None]
+    trees = [t for t in map(parse_or_none, sources) if t is not None]
     try:
         body = [ast.dump(node) for tree in trees for node in tree.body
                 if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]

@@ -31,6 +31,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from ._parse import parse
 from ._rules import check_forbid
 
 __all__ = ["Question", "FormatError", "parse_questions", "stub_solution",
@@ -265,7 +266,7 @@ def _stub_line(line: str) -> str:
     indent = line[: len(line) - len(line.lstrip())]
     code = _ONE_LINE.sub("", line).strip()
     try:
-        node = ast.parse(code).body
+        node = parse(code).body
     except SyntaxError:
         node = []
     if len(node) == 1 and isinstance(node[0], (ast.Assign, ast.AnnAssign)) and node[0].value:
@@ -340,7 +341,7 @@ def stub_solution(source: str, *, where: str = "the solution cell") -> str:
     stub = "\n".join(out)
     if not stub.lstrip().startswith(("%", "!")):
         try:
-            ast.parse(stub)
+            parse(stub)
         except SyntaxError as error:
             raise FormatError(f"{where}: replacing the solution by '...' leaves invalid Python "
                               f"({error.msg}, line {error.lineno}); put the markers around whole "

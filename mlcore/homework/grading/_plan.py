@@ -17,6 +17,7 @@ import json
 import re
 
 from ._format import META_KEY, TEST_TAGS, check_notebook, tags_of
+from ._parse import parse_or_none
 from ._spec import _source, cell_key, chapter_cell_sources  # noqa: F401 -- re-exported
 
 __all__ = ["read_notebook", "chapter_cell_sources", "adopt_chapter_ids", "plan_notebook",
@@ -195,9 +196,8 @@ def names_used(sources) -> set:
     """Every name the checks' code mentions: what the reference must provide."""
     names = set()
     for source in sources:
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError):
+        tree = parse_or_none(source)
+        if tree is None:
             continue
         names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     return names

@@ -30,6 +30,8 @@ import ast
 import re
 from collections import deque
 
+from ._parse import parse_or_none
+
 __all__ = ["answer_names", "forbidden_uses", "question_uses", "check_forbid"]
 
 _BEGIN = re.compile(r"^\s*#\s*BEGIN SOLUTION\s*$")
@@ -43,11 +45,6 @@ if hasattr(ast, "Match"):
     _COMPOUND += (ast.Match,)
 
 
-def _parse(source: str):
-    try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
 
 
 def _bound(node) -> list:
@@ -67,7 +64,7 @@ def _bound(node) -> list:
 def answer_names(source: str, marked_only: bool = True) -> list:
     """Names bound by the statements of a solution cell that hold its solution part
     (by all its statements if ``marked_only`` is False)."""
-    tree = _parse(source)
+    tree = parse_or_none(source)
     if tree is None:
         return []
     if not marked_only:
@@ -475,7 +472,7 @@ def forbidden_uses(all_sources, solution_sources, forbid, *, span=None, until=No
         until = len(sources) - 1
     elif until is None:
         until = len(sources) - 1
-    trees = [_parse(s) for s in sources[:until + 1]]
+    trees = [parse_or_none(s) for s in sources[:until + 1]]
     notebook = _Notebook(trees)
     tests = (until + 1, 0)
     reach = _Reach(notebook, list(forbid), tests, span)

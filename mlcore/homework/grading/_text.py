@@ -6,6 +6,8 @@ import ast
 import builtins
 import re
 
+from ._parse import parse_or_none
+
 __all__ = ["md_text", "safe_failure", "ERROR_NAMES"]
 
 ERROR_NAMES = {name for name, value in vars(builtins).items()
@@ -31,9 +33,8 @@ def md_text(text, limit: int = 300) -> str:
 
 def _strings_and_names(source: str):
     """The check's string constants, its f-strings as patterns, and the names it uses."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parse_or_none(source)
+    if tree is None:
         return set(), [], set()
     inside = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
     strings = {n.value.strip() for n in ast.walk(tree) if isinstance(n, ast.Constant)
