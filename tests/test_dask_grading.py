@@ -198,6 +198,52 @@ def test_a_task_whose_worker_always_dies_ends_as_an_error_row_with_the_reason(
     client.wait_for_workers(2)
 
 
+def test_a_lost_scheduler_stops_grading_with_the_rows_kept_and_grade_resumes(klass, tmp_path):
+    """The scheduler's machine goes away after one row: grade says so, and resumes."""
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for name in ("a_solution.ipynb", "untouched.ipynb"):
+        (folder / name).write_bytes((klass["folder"] / name).read_bytes())
+    out = tmp_path / "out" / "grades.csv"
+    out.parent.mkdir()
+    journal = out.with_name(out.name + ".progress.jsonl")
+    common = ["grade", str(klass["autograder"]), str(folder), "--out", str(out),
+              "--timeout", str(TIMEOUT), "--memory", "3072"]
+    # A scheduler of its own, in this process (no extra Python starts): the module's
+    # cluster serves the other tests. One single-threaded worker grades the two files
+    # one after the other; the scheduler goes away once the first row is journalled,
+    # while the second (a run of seconds) is being graded.
+    lost = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                    dashboard_address=":0", silence_logs=logging.ERROR)
+    done, out_box, errors = threading.Event(), [], io.StringIO()
+
+    def first_run():
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errors):
+            return cli(common + ["--scheduler", lost.scheduler_address])
+    try:
+        thread = _in_thread(first_run, done, out_box)
+        while not (journal.exists() and journal.read_text().count("\n") >= 1):
+            assert not done.is_set(), f"grade ended first: {out_box} {errors.getvalue()}"
+            time.sleep(0.1)     # a poll interval: the wait is on the journal, not the clock
+    finally:
+        lost.close()
+    thread.join()
+    assert out_box == [2], errors.getvalue()
+    message = errors.getvalue()
+    assert "connection to the Dask scheduler" in message and "was lost" in message
+    assert "after 1 of 2 submission(s) were graded" in message
+    assert "run the same grade command again" in message
+    kept = journal.read_text()
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        assert cli(common + ["--jobs", "1"]) == 0
+    assert "resuming an interrupted run: 1 submission(s)" in printed.getvalue()
+    assert not journal.exists()
+    with open(out, newline="") as handle:
+        rows = {row["file"]: (row["total"], row["status"]) for row in csv.DictReader(handle)}
+    assert rows == {"a_solution.ipynb": ("5", "ok"), "untouched.ipynb": ("0", "error")}
+    assert json.loads(kept.splitlines()[0])["file"] in rows
+
+
 def test_a_worker_without_bubblewrap_refuses_with_its_address(cluster):
     from mlcore.homework.grading import WorkerRefused, grade_on_cluster
     _, client = cluster

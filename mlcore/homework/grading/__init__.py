@@ -19,7 +19,7 @@ from ._grade import (MAX_FILE_BYTES, SPEC_NAME, STATUSES, Submission, add_extra_
                      add_same_as, build_spec, check_jobs, check_spec, default_jobs,
                      grade_one, grade_submissions, load_spec, make_reference,
                      read_notebook, safe_failure)
-from ._dask import WorkerRefused, grade_on_cluster
+from ._dask import SchedulerLost, WorkerRefused, grade_on_cluster
 from ._plan import MAX_BYTES
 from ._reference import Reference
 # the classroom's files go through the same safe readers and writers as grades.csv
@@ -38,4 +38,5 @@ __all__ = ["META_KEY", "FormatError", "Question", "check_chapter", "check_notebo
            "safe_failure", "Reference", "SYMLINK", "check_output_paths", "csv_lines",
            "csv_text", "merge_manual_scores", "name_problem", "refused_submission",
            "shown_name", "write_feedback", "write_grades", "chapter_cell_sources",
-           "md_text", "grade_on_cluster", "WorkerRefused"]
+           "md_text", "grade_on_cluster", "WorkerRefused",
+           "SchedulerLost"]

@@ -19,7 +19,10 @@ it lands on dies from ends after the scheduler's ``allowed-failures`` (Dask's
 ``KilledWorker``) as that submission's ``error`` row, with the reason. A
 worker that cannot isolate submissions under ``--sandbox`` refuses, as
 :func:`~mlcore.homework.sandbox.isolation_for` refuses on this machine, and
-the grading stops with its address.
+the grading stops with its address. A scheduler that goes away (its machine
+restarted, its job ended) stops the grading with :class:`SchedulerLost`; the
+rows already passed to ``progress`` stay, so ``grade`` run again resumes from
+its journal and grades only the rest.
 """
 
 from __future__ import annotations
@@ -34,11 +37,15 @@ from ._grade import Submission, add_same_as, check_batch, grade_one, grader_erro
 from ._reference import Reference, ReferenceTampered
 from ._report import _read_nofollow
 
-__all__ = ["grade_on_cluster", "WorkerRefused"]
+__all__ = ["grade_on_cluster", "WorkerRefused", "SchedulerLost"]
 
 
 class WorkerRefused(RuntimeError):
     """A Dask worker cannot isolate submissions as ``--sandbox`` asks (no bubblewrap)."""
+
+
+class SchedulerLost(RuntimeError):
+    """The connection to the Dask scheduler was lost before every submission was graded."""
 
 
 def _grade_task(name: str, data: bytes, spec: dict, limits: Limits, hide, reference,
@@ -142,6 +149,9 @@ def grade_on_cluster(spec: dict, submissions: list, limits: Limits, *, scheduler
     WorkerRefused
         A worker cannot isolate the submissions (a RuntimeError); the tasks
         not yet finished are cancelled, the rows passed to ``progress`` stay.
+    SchedulerLost
+        The scheduler went away (a RuntimeError): the rows passed to
+        ``progress`` stay, and the message says how many there are.
     ReferenceTampered
         A reference snapshot changed on a worker: grading stops.
     ValueError
@@ -162,6 +172,7 @@ def grade_on_cluster(spec: dict, submissions: list, limits: Limits, *, scheduler
     if reference is not None and not isinstance(reference, Reference):
         reference = Reference.read(reference)
     from distributed import KilledWorker, as_completed
+    from distributed.client import FutureCancelledError
     hide = [Path(h) for h in hide]
     run = secrets.token_hex(4)              # keys of this run, unique on a shared scheduler
     graded = {}
@@ -182,6 +193,15 @@ def grade_on_cluster(spec: dict, submissions: list, limits: Limits, *, scheduler
                     row, executed = future.result()
                 except KilledWorker as error:
                     row, executed = _lost(name, spec, error), None
+                except FutureCancelledError as error:
+                    # Nothing here cancels a task before this loop ends: the client
+                    # cancels them all when it loses the scheduler.
+                    raise SchedulerLost(
+                        f"the connection to the Dask scheduler {scheduler} was lost "
+                        f"({error.reason}) after {len(graded)} of {len(items)} "
+                        "submission(s) were graded. Those rows are kept: run the same "
+                        "grade command again (with a running scheduler, or --scheduler "
+                        "local:N) and it grades only the rest.") from None
                 if keep_executed is not None:
                     _keep(keep_executed, name, executed)
                 graded[index] = row
