@@ -1044,6 +1044,6 @@ def test_assign_bundle_hands_out_no_solution_and_installs_in_one_line(tmp_path, 
     assert set(texts) == {"student/99_tiny_chapter.ipynb", "requirements.txt", "README.txt"}
     assert "numpy==" in texts["requirements.txt"] and "jupyter-book" not in texts["requirements.txt"]
     everything = "\n".join(texts.values())
-    for secret in ("mean_squared_error(y, y_hat)", "1.0 / (1.0 + np.exp(-z))",
+    for secret in ("np.linalg.norm(y - y_hat)", "1.0 / (1.0 + np.exp(-z))",
                    "np.mean((y - y_hat) ** 2)", "This explanation is part of the solution"):
         assert secret not in everything
