@@ -64,7 +64,7 @@ def _git_project(root: Path) -> None:
 
 
 def test_a_build_is_skipped_only_when_no_input_changed(tmp_path, monkeypatch):
-    """``test`` after ``book`` builds nothing, and any edited, new or deleted file rebuilds."""
+    """``test`` after ``book`` builds nothing; any edited, new or deleted input (not a test) rebuilds."""
     import tasks
 
     root = tmp_path / "book"
@@ -81,6 +81,9 @@ def test_a_build_is_skipped_only_when_no_input_changed(tmp_path, monkeypatch):
     (root / "_build" / "cache.db").write_text("ignored by git: not an input")
     assert tasks._up_to_date("site-en", tasks.build_inputs_hash(), index)
     assert not tasks._up_to_date("pdf", tasks.build_inputs_hash(), index)  # its own stamp
+    (root / "tests").mkdir()
+    (root / "tests" / "test_x.py").write_text("def test_x(): pass\n")  # no build reads it
+    assert tasks._up_to_date("site-en", tasks.build_inputs_hash(), index)
     for change in (lambda: (root / "chapters" / "01.ipynb").write_text('{"cells": []}\n'),
                    lambda: (root / "chapters" / "02.ipynb").write_text("{}\n"),  # untracked
                    lambda: (root / "chapters" / "02.ipynb").unlink(),
