@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from mlcore._parallel import dask_backend, parallel_map
+from mlcore._parallel import QUIET_CLUSTER, dask_backend, parallel_map
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 SCRIPT = "cv_estimator_study.py"
@@ -47,6 +47,12 @@ def test_an_experiment_on_a_dask_cluster_prints_the_numbers_of_a_local_run(monke
     alone = simulate_uniform_convergence(10, n_jobs=1, **run)
     with dask_backend("local:2") as client:
         assert len(client.scheduler_info()["workers"]) == 2
+        # The workers run without Dask's sampling profiler and its frequent
+        # resource polling (QUIET_CLUSTER): CPU that no result needs (#42's ratio).
+        import dask
+
+        settings = client.run(lambda: {key: dask.config.get(key) for key in QUIET_CLUSTER})
+        assert list(settings.values()) == [QUIET_CLUSTER] * 2
         address = client.scheduler.address
         assert address.startswith("tcp://")
         assert _printed(monkeypatch, "--scheduler", address) == local

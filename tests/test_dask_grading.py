@@ -35,6 +35,7 @@ from mlcore.homework.__main__ import main as cli
 from mlcore.homework.sandbox import Limits, bubblewrap_available
 
 distributed = pytest.importorskip("distributed")
+from mlcore._parallel import local_cluster  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "homework_fixtures" / "99_tiny_chapter.ipynb"
@@ -52,8 +53,7 @@ def cluster():
     if not bubblewrap_available():
         # kill_all, run without the sandbox, would kill every process of the user
         pytest.skip("bubblewrap cannot create namespaces here; these tests need it")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=logging.ERROR)
+    cluster = local_cluster(2)          # as grade --scheduler local:2 starts its own
     client = distributed.Client(cluster)
     yield cluster, client
     client.close()
@@ -213,8 +213,7 @@ def test_a_lost_scheduler_stops_grading_with_the_rows_kept_and_grade_resumes(kla
     # cluster serves the other tests. One single-threaded worker grades the two files
     # one after the other; the scheduler goes away once the first row is journalled,
     # while the second (a run of seconds) is being graded.
-    lost = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                    dashboard_address=":0", silence_logs=logging.ERROR)
+    lost = local_cluster(1, processes=False)
     done, out_box, errors = threading.Event(), [], io.StringIO()
 
     def first_run():
