@@ -215,6 +215,20 @@ def test_a_poisoned_reference_without_bubblewrap_changes_no_later_grade(tiny, tm
     assert not list(scratch.glob("mlcore-reference-*"))
 
 
+def test_the_font_cache_of_grading_through_the_api_is_removed_at_exit(tmp_path):
+    """A program that grades through the Python API (no ``main`` to clean up) leaves no cache."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    done = subprocess.run([sys.executable, "-c", "from mlcore.homework.sandbox._sandbox import "
+                           "_matplotlib_cache; print(_matplotlib_cache())"],
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, TMPDIR=str(scratch)))
+    assert done.returncode == 0, done.stderr
+    folder = Path(done.stdout.strip())
+    assert folder.parent == scratch and folder.name.startswith("mlcore-homework-mpl-")
+    assert not folder.exists() and not list(scratch.iterdir())
+
+
 def test_sandbox_auto_refuses_to_grade_without_bubblewrap(tiny, tmp_path, monkeypatch, capsys):
     from mlcore.homework.sandbox import _sandbox
     item, _, _ = tiny

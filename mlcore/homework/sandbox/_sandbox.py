@@ -19,6 +19,7 @@ the host's sockets (``/run``, ``/var``, ``/tmp``, the network) are not there.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import select
@@ -192,8 +193,13 @@ def bubblewrap_available() -> bool:
 
 @lru_cache(maxsize=1)
 def _matplotlib_cache() -> str | None:
-    """Build matplotlib's font cache once, so each sandbox copies it instead of rebuilding it."""
+    """Build matplotlib's font cache once, so each sandbox copies it instead of rebuilding it.
+
+    The command line removes it when its command ends (:func:`remove_matplotlib_cache`);
+    a program that grades through the Python API has it removed when it exits.
+    """
     folder = Path(tempfile.mkdtemp(prefix="mlcore-homework-mpl-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     env = dict(os.environ, MPLCONFIGDIR=str(folder), MPLBACKEND="Agg")
     try:
         subprocess.run([sys.executable, "-I", "-c", "import matplotlib.font_manager"], env=env,
