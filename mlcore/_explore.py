@@ -290,14 +290,22 @@ def _columns(fig):
             for i, c in enumerate(columns)]
 
 
-def _title_strip(fig):
-    """The figure's title (``suptitle``) wrapped to NARROW_PX, as an image; ``None`` without one."""
+def _title_strip(fig, drawn: dict):
+    """The figure's title (``suptitle``) wrapped to NARROW_PX, as an image; ``None`` without one.
+
+    ``drawn`` holds the strips already drawn in this explore, by their text and
+    font: a figure's title changes with few of its frames, often with none.
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     title = getattr(fig, "_suptitle", None)
     if title is None or not title.get_visible() or not title.get_text().strip():
         return None
+    key = (title.get_text(), title.get_fontsize(), title.get_fontweight(),
+           tuple(title.get_fontfamily()), fig.dpi)
+    if key in drawn:
+        return drawn[key]
     strip = Figure(figsize=(NARROW_PX / fig.dpi, 2.0), dpi=fig.dpi, facecolor="white")
     FigureCanvasAgg(strip)
     strip.text(0.5, 0.95, title.get_text(), ha="center", va="top", wrap=True,
@@ -306,7 +314,8 @@ def _title_strip(fig):
     image = Image.frombuffer("RGBA", strip.canvas.get_width_height(),
                              strip.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
     box = Image.eval(image, lambda v: 255 - v).getbbox()   # the text's extent
-    return image.crop((0, max(0, box[1] - 3), image.width, box[3] + 4)) if box else None
+    drawn[key] = image.crop((0, max(0, box[1] - 3), image.width, box[3] + 4)) if box else None
+    return drawn[key]
 
 
 def _stacked(image, columns, title=None):
@@ -421,7 +430,7 @@ def explore_html(figure, grid, *, max_frames=48, note=None):
     columns = _columns(figure.fig)
     columns = columns if columns and len(columns) > 1 else None
     redraw_narrow = columns is None and width > 1.15 * NARROW_PX
-    frames, narrow, index, seen, firsts, keyed = [], [], [], {}, [], {}
+    frames, narrow, index, seen, firsts, keyed, titles = [], [], [], {}, [], {}, {}
     for combination in itertools.product(*(range(len(p[2])) for p in moving)):
         params = {p[0]: p[2][0] for p in held}
         params.update({p[0]: p[2][k] for p, k in zip(moving, combination)})
@@ -439,7 +448,7 @@ def explore_html(figure, grid, *, max_frames=48, note=None):
             firsts.append(params)
             if columns:
                 stacked = _stacked(Image.open(io.BytesIO(rendered)).convert("RGB"), columns,
-                                   _title_strip(figure.fig))
+                                   _title_strip(figure.fig, titles))
                 narrow.append(base64.b64encode(_palette_png(stacked)).decode("ascii"))
         index.append(seen[png])
         if key is not None:

@@ -185,6 +185,13 @@ def main(argv=None) -> int:
                   f"{dask['cpu'] / local['cpu']:.3f} (goal <= 1.10), {len(expected)} "
                   f"submissions; grades.csv {'identical' if same[0] == same[1] else 'DIFFERENT'}"
                   " but for the cpu_seconds and peak_mb columns")
+            for file in sorted(set(same[0]) | set(same[1])):
+                a, b = same[0].get(file, {}), same[1].get(file, {})
+                differ = {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b))
+                          if a.get(k) != b.get(k)}
+                if differ:
+                    print(f"  {file}: " + "; ".join(f"{k}: {x!r} (--jobs) / {y!r} (cluster)"
+                                                    for k, (x, y) in differ.items()))
             failed = failed or same[0] != same[1]
         return 1 if failed else 0
     finally:

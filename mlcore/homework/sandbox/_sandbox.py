@@ -324,19 +324,31 @@ def _command(script: str, workdir: Path, hide, isolation: str, writable: bool,
             + ["--chdir", str(workdir), "--"] + command)
 
 
+def _proc_read(path: str) -> bytes:
+    """The bytes of a small /proc file, read with two system calls.
+
+    A run's watch reads every process's ``stat`` a few times a second; a
+    Python file object (fstat, isatty, seek, a buffer) took ~75 % more CPU.
+    """
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 1 << 16)
+    finally:
+        os.close(fd)
+
+
 def _process_table() -> dict:
-    """pid -> (ppid, CPU seconds of the process and its reaped children, environ readable?)."""
+    """pid -> (ppid, CPU seconds of the process and its reaped children)."""
     table, tick = {}, os.sysconf("SC_CLK_TCK")
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
             continue
         try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-        except OSError:
+            fields = _proc_read(f"/proc/{name}/stat").rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
             continue
         # after the command: state ppid ... utime(11) stime(12) cutime(13) cstime(14)
-        table[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
+        table[int(name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
     return table
 
 
@@ -345,8 +357,7 @@ def _resident_mb(pids) -> float:
     total = 0
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/statm", "rb") as handle:
-                total += int(handle.read().split()[1])
+            total += int(_proc_read(f"/proc/{pid}/statm").split()[1])
         except (OSError, ValueError, IndexError):
             continue
     return total * PAGE / 2**20
@@ -361,8 +372,7 @@ def _note_runqueue_waits(pids, waited: dict) -> float:
     """
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/schedstat", "rb") as handle:
-                waited[pid] = int(handle.read().split()[1]) / 1e9
+            waited[pid] = int(_proc_read(f"/proc/{pid}/schedstat").split()[1]) / 1e9
         except (OSError, ValueError, IndexError):
             continue
     return sum(waited.values())
