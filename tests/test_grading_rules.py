@@ -358,6 +358,23 @@ def test_copies_are_same_as_or_similar_to_each_other(chapter):
     assert "other.ipynb" not in flags and "untouched.ipynb" not in flags
 
 
+def test_comparing_a_class_again_replaces_its_copy_flags(chapter):
+    """``grade --update`` compares the rows kept from before again: no flag twice."""
+    from mlcore.homework.grading import Submission, add_same_as
+    spec = chapter["spec"]
+    edited = NEWTON_OWN.replace("q = 1 /", "q = 1.0 /")
+    rows = [Submission(file, {}, "ok", flags=["suspicious: ctypes"],
+                       hashes=_flags(_edit(chapter, replace={NEWTON: answer}), spec)[1])
+            for file, answer in (("p4.ipynb", NEWTON_OWN), ("p5.ipynb", NEWTON_OWN),
+                                 ("p7.ipynb", edited))]
+    add_same_as(spec, rows)
+    first = [list(row.flags) for row in rows]
+    assert first[0] == ["suspicious: ctypes", f"same as p5.ipynb: {NEWTON}",
+                        f"similar to p7.ipynb (0.94): {NEWTON}"]
+    add_same_as(spec, rows)
+    assert [row.flags for row in rows] == first
+
+
 def test_copies_of_the_published_solution_are_not_same_as_each_other(chapter):
     newton = _solution(chapter, NEWTON)
     flags = _class(chapter, {"a.ipynb": {NEWTON: newton}, "b.ipynb": {NEWTON: newton},

@@ -463,9 +463,14 @@ def grader_error(name: str, spec: dict, error: Exception) -> Submission:
 
 
 def add_same_as(spec: dict, graded: list) -> None:
-    """Add the "same as" flags among ``graded`` (answers identical between students)."""
+    """Set the "same as" and "similar to" flags among ``graded`` (answers shared by students).
+
+    The flags of an earlier comparison are replaced, not kept: ``grade
+    --update`` compares the whole class again, rows kept from before included.
+    """
     stubs = {q["name"]: q.get("stub_hash") for q in spec["questions"]}
     same = mark_identical([(g.file, g.hashes, stubs) for g in graded],
                           published={q["name"]: q.get("solution_hash") for q in spec["questions"]})
     for g in graded:
-        g.flags = [f for f in g.flags if not f.startswith("same as ")] + same.get(g.file, [])
+        g.flags = [f for f in g.flags
+                   if not f.startswith(("same as ", "similar to "))] + same.get(g.file, [])
