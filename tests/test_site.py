@@ -21,9 +21,10 @@ reader behind a blocked CDN would see:
   when clicked, output images sit on white in dark mode;
 * the page weighs less than 3 MB (its HTML plus the images and data it loads
   that are not the site's shared ``_static/`` files or search index);
-* a screenshot of the page and of each of its interactive figures is saved
-  in ``_build/site-screenshots/``, and every page's weight in
-  ``_build/site-report.json``.
+* every page's weight is written to ``_build/site-report.json``; with
+  ``SITE_SCREENSHOTS=1``, a screenshot of the page and of each of its
+  interactive figures is saved in ``_build/site-screenshots/`` (they are
+  for a person to look at, not checks, and cost ~3 CPU-s a chapter).
 
 It also searches the site for the glossary's Chinese terms (offline search
 must find the glossary) and checks that launch buttons follow
@@ -55,6 +56,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = Path(os.environ.get("SITE_SOURCE", ROOT)).resolve()
 SITE = Path(os.environ.get("SITE_HTML", SOURCE / "_build" / "html")).resolve()
 SHOTS = SITE.parent / "site-screenshots"
+# Screenshots are for a person reviewing the site, not checks: rendering them
+# cost 2.5-4 CPU-s per chapter (desktop and phone), ~90 CPU-s of the test
+# command, so they are taken only when asked for.
+SCREENSHOTS = os.environ.get("SITE_SCREENSHOTS") == "1"
 REPORT = SITE.parent / "site-report.json"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -629,9 +634,11 @@ def _check_dark_mode_images(page) -> list[str]:
 def _screenshots(page, path: str) -> None:
     """The page's first screen, and each interactive figure as the test left it.
 
-    A full-page screenshot of a long chapter takes seconds of rendering;
-    set SITE_FULL_SCREENSHOTS=1 to have them anyway.
+    Only with SITE_SCREENSHOTS=1. A full-page screenshot of a long chapter
+    takes seconds of rendering; set SITE_FULL_SCREENSHOTS=1 too to have them.
     """
+    if not SCREENSHOTS:
+        return
     stem = path.removesuffix(".html").replace("/", "__")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("() => window.scrollTo(0, 0)")

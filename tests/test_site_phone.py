@@ -13,8 +13,8 @@ which calls ``phone_layout`` below right after weighing the load):
 * **phone** (390 x 844, the UX review's size): no page scrolls sideways
   (``document.scrollingElement.scrollWidth <= innerWidth``); each explorable
   figure shows its narrow frame, whose smallest text is at least
-  ``TEXT_FLOOR_PX`` CSS pixels tall as displayed; screenshots go to
-  ``_build/site-screenshots/phone-*.png``.
+  ``TEXT_FLOOR_PX`` CSS pixels tall as displayed; with ``SITE_SCREENSHOTS=1``,
+  screenshots go to ``_build/site-screenshots/phone-*.png``.
 
 And one chapter printed through Chromium (``page.pdf``) into
 ``_build/print/``: every line of its shown code cells is in the PDF's text
@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 
 from site_weight import MAX_PAGE_BYTES, MAX_SHARED_BYTES, MATHJAX_DONE, write_report
-from test_site import PAGES, SHOTS, SITE, SITE_PAGES, SOURCE, _missing_site_reason
+from test_site import PAGES, SCREENSHOTS, SHOTS, SITE, SITE_PAGES, SOURCE, _missing_site_reason
 
 PHONE = {"width": 390, "height": 844}
 # The smallest text of an explorable's frame, as displayed on the phone, in CSS
@@ -99,13 +99,15 @@ def phone_layout(page, path: str) -> list[str]:
         problems.append(f"at {PHONE['width']} px the page scrolls sideways "
                         f"({layout['scrolling']} px wide): {layout['culprits']}")
     stem = path.removesuffix(".html").replace("/", "__")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"phone-{stem}.png"))
+    if SCREENSHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(SHOTS / f"phone-{stem}.png"))
     for i, frame in enumerate(page.evaluate(_FRAMES_SHOWN)):
-        figure = page.locator(f"#{frame['id']}")
-        figure.scroll_into_view_if_needed()
-        figure.screenshot(path=str(SHOTS / f"phone-{stem}__figure{i}.png"))
+        if SCREENSHOTS:
+            figure = page.locator(f"#{frame['id']}")
+            figure.scroll_into_view_if_needed()
+            figure.screenshot(path=str(SHOTS / f"phone-{stem}__figure{i}.png"))
         if frame["narrowSet"] and "narrow" not in frame["src"]:
             problems.append(f"explorable {i}: shows {frame['src'][-40:]}, not its narrow frame")
         text = frame["textPx"] * frame["shown"] / frame["natural"]
