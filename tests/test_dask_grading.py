@@ -120,10 +120,12 @@ def _executing(client, word):
             if any(word in key for key in keys)}
 
 
-def _kill_when_running(client, word, done):
-    """Kill (SIGKILL) the worker process that runs ``word``'s task, once it runs it."""
+def _kill_when_running(client, word, done, ready=lambda address: True):
+    """Kill (SIGKILL) the worker process that runs ``word``'s task, once it runs it
+    (and ``ready(address)`` of that worker holds)."""
     while not done.is_set():
-        found = _executing(client, word)
+        found = {address: pid for address, pid in _executing(client, word).items()
+                 if ready(address)}
         if found:
             for pid in found.values():
                 os.kill(pid, signal.SIGKILL)
@@ -142,11 +144,16 @@ def test_a_class_graded_on_dask_with_a_worker_killed_mid_task_equals_the_local_r
     # inside it; an address is another process) has no such child.
     monkeypatch.setattr(mlcore.homework.sandbox, "adopt_orphans", contextlib.nullcontext)
     address = client.scheduler.address
+    homes = client.run(lambda dask_worker: dask_worker.local_directory)
+
+    def running(worker):
+        # the submission's run folder is made in the worker's own directory
+        return any(Path(homes[worker]).glob("mlcore-grade-*"))
     done, out = threading.Event(), []
     thread = _in_thread(lambda: _grade(klass["autograder"], klass["folder"],
                                        klass["root"] / "dask", "--scheduler", address),
                         done, out)
-    killed = _kill_when_running(client, "cpu_loop.ipynb", done)
+    killed = _kill_when_running(client, "cpu_loop.ipynb", done, ready=running)
     thread.join()
     (dask,), local = out, klass["local"]
     assert isinstance(dask, dict), dask
@@ -159,6 +166,13 @@ def test_a_class_graded_on_dask_with_a_worker_killed_mid_task_equals_the_local_r
     assert statuses["cpu_loop.ipynb"] == "timeout" and statuses["a_solution.ipynb"] == "ok"
     assert statuses["not_json.ipynb"] == "unreadable"
     client.wait_for_workers(2)
+    # The killed worker could not remove its run's folders (the submission's code and
+    # outputs, the font cache); they were in its directory, which Dask removes as a
+    # dead worker's when a worker starts in the same workspace: the restarted one did,
+    # unless another process held the workspace's lock then, so start one more here.
+    dead = Path(homes[killed[0]])
+    distributed.diskutils.WorkSpace(str(dead.parent)).new_work_dir(prefix="probe-").release()
+    assert not dead.exists(), sorted(p.name for p in dead.iterdir())
 
 
 def _in_thread(function, done, out):

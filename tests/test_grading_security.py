@@ -11,6 +11,7 @@ regrade's summary.
 import base64
 import copy
 import csv
+import functools
 import hashlib
 import json
 import os
@@ -227,6 +228,41 @@ def test_the_font_cache_of_grading_through_the_api_is_removed_at_exit(tmp_path):
     folder = Path(done.stdout.strip())
     assert folder.parent == scratch and folder.name.startswith("mlcore-homework-mpl-")
     assert not folder.exists() and not list(scratch.iterdir())
+
+
+def test_a_dask_workers_folders_are_made_in_its_directory_and_only_in_its_thread(
+        tmp_path, monkeypatch):
+    """made_under (a Dask worker's task) puts this thread's run folders and a new font
+    cache in the worker's directory; other threads keep the temporary folder; a font
+    cache whose worker directory is gone is built again, not copied from nowhere."""
+    import threading
+
+    from mlcore.homework.sandbox import _sandbox
+    from mlcore.homework.sandbox._tempdirs import made_under, make_dir, remove_dir
+    scratch, worker = tmp_path / "tmp", tmp_path / "worker-1"
+    scratch.mkdir()
+    worker.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(scratch))
+    monkeypatch.setattr(_sandbox, "_matplotlib_cache",
+                        functools.lru_cache(maxsize=1)(_sandbox._matplotlib_cache.__wrapped__))
+    other = []
+    with made_under(worker):
+        run = make_dir("mlcore-grade-")
+        thread = threading.Thread(target=lambda: other.append(make_dir("mlcore-grade-")))
+        thread.start()
+        thread.join()
+        env = _sandbox._environment(run, "token")
+    assert run.parent == worker and other[0].parent == scratch
+    cache = Path(_sandbox._matplotlib_cache())
+    assert cache.parent == worker
+    assert any(Path(env["MPLCONFIGDIR"]).glob("fontlist-*.json"))
+    remove_dir(worker)                      # what Dask does to a dead worker's directory
+    later = make_dir("mlcore-grade-")
+    env = _sandbox._environment(later, "token")
+    assert later.parent == scratch and Path(_sandbox._matplotlib_cache()).parent == scratch
+    assert any(Path(env["MPLCONFIGDIR"]).glob("fontlist-*.json"))
+    for folder in (other[0], later, Path(_sandbox._matplotlib_cache())):
+        remove_dir(folder)
 
 
 def test_sandbox_auto_refuses_to_grade_without_bubblewrap(tiny, tmp_path, monkeypatch, capsys):

@@ -14,15 +14,17 @@ each to ``progress``, the path a local run's rows take (the resume journal),
 so grades.csv and the feedback are those of a local run.
 
 A worker that dies while it grades (killed, out of memory, its machine gone)
-has its task run again elsewhere by the scheduler; a task that every worker
-it lands on dies from ends after the scheduler's ``allowed-failures`` (Dask's
-``KilledWorker``) as that submission's ``error`` row, with the reason. A
-worker that cannot isolate submissions under ``--sandbox`` refuses, as
+has its task run again elsewhere by the scheduler (the folders of its run,
+made in the worker's own directory, go when Dask clears a dead worker's
+directory); a task that every worker it lands on dies from ends after the
+scheduler's ``allowed-failures`` (Dask's ``KilledWorker``) as that
+submission's ``error`` row, with the reason. A worker that cannot isolate
+submissions under ``--sandbox`` refuses, as
 :func:`~mlcore.homework.sandbox.isolation_for` refuses on this machine, and
 the grading stops with its address. A scheduler that goes away (its machine
 restarted, its job ended) stops the grading with :class:`SchedulerLost`; the
-rows already passed to ``progress`` stay, so ``grade`` run again resumes from
-its journal and grades only the rest.
+rows already passed to ``progress`` stay, so ``grade`` run again resumes
+from its journal and grades only the rest.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import socket
 from pathlib import Path
 
 from ..._parallel import check_scheduler, dask_client
-from ..sandbox import Limits, isolation_for, make_dir, remove_dir
+from ..sandbox import Limits, isolation_for, made_under, make_dir, remove_dir
 from ._grade import Submission, add_same_as, check_batch, grade_one, grader_error
 from ._reference import Reference, ReferenceTampered
 from ._report import _read_nofollow
@@ -56,10 +58,10 @@ def _grade_task(name: str, data: bytes, spec: dict, limits: Limits, hide, refere
     ``keep``) the executed notebook's bytes (None if the run left none) and
     its cells, for the teacher's machine to keep.
     """
+    from distributed import get_worker
     try:
         isolation_for(limits)        # the worker's own bubblewrap, by the grader's rules
     except RuntimeError as error:
-        from distributed import get_worker
         raise WorkerRefused(
             f"the Dask worker {get_worker().address} (host {socket.gethostname()}) refuses "
             f"to grade: {error} Install bubblewrap on every worker (the course's "
@@ -73,8 +75,12 @@ def _grade_task(name: str, data: bytes, spec: dict, limits: Limits, hide, refere
         executed.update(data=_read_nofollow(Path(path))[0], cells=list(cells))
 
     try:
-        graded = grade_one(name, data, spec, limits, hide, reference=reference,
-                           keep_executed=keeper if keep else None)
+        # The run's folders (the submission's code and outputs) go in the worker's
+        # own directory: a worker killed mid-run cannot remove them, but Dask
+        # removes a dead worker's directory when the next worker starts beside it.
+        with made_under(get_worker().local_directory):
+            graded = grade_one(name, data, spec, limits, hide, reference=reference,
+                               keep_executed=keeper if keep else None)
     except ReferenceTampered:
         raise
     except (OSError, RuntimeError, ValueError) as error:

@@ -14,9 +14,9 @@ between the two. ``_tempdirs.py`` removes every temporary folder a run makes,
 from ._reap import adopt_orphans
 from ._sandbox import (Limits, bubblewrap_available, describe_isolation, isolation_for,
                        remove_matplotlib_cache, run_script)
-from ._tempdirs import make_dir, remove_all, remove_dir
+from ._tempdirs import made_under, make_dir, remove_all, remove_dir
 from ._worker import capped
 
 __all__ = ["Limits", "bubblewrap_available", "describe_isolation", "isolation_for",
-           "remove_matplotlib_cache", "run_script", "adopt_orphans", "make_dir",
+           "remove_matplotlib_cache", "run_script", "adopt_orphans", "made_under", "make_dir",
            "remove_all", "remove_dir", "capped"]

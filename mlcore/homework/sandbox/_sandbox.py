@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..._validation import check_option, check_real
+from ._tempdirs import base_dir
 
 __all__ = ["Limits", "RunResult", "bubblewrap_available", "run_script",
            "isolation_for", "describe_isolation", "remove_matplotlib_cache"]
@@ -196,9 +197,12 @@ def _matplotlib_cache() -> str | None:
     """Build matplotlib's font cache once, so each sandbox copies it instead of rebuilding it.
 
     The command line removes it when its command ends (:func:`remove_matplotlib_cache`);
-    a program that grades through the Python API has it removed when it exits.
+    a program that grades through the Python API has it removed when it exits. A
+    Dask worker's is in the worker's own directory (:func:`made_under`), removed
+    with it should the worker be killed; :func:`_environment` builds it again if
+    that directory is gone.
     """
-    folder = Path(tempfile.mkdtemp(prefix="mlcore-homework-mpl-"))
+    folder = Path(tempfile.mkdtemp(prefix="mlcore-homework-mpl-", dir=base_dir()))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     env = dict(os.environ, MPLCONFIGDIR=str(folder), MPLBACKEND="Agg")
     try:
@@ -271,6 +275,9 @@ def _environment(workdir: Path, token: str, writable: bool = True) -> dict:
     mpl = workdir / ".matplotlib"
     if writable:
         cache = _matplotlib_cache()
+        if cache and not os.path.isdir(cache):      # its Dask worker's folder was removed
+            _matplotlib_cache.cache_clear()
+            cache = _matplotlib_cache()
         if cache and not mpl.exists():
             shutil.copytree(cache, mpl, dirs_exist_ok=True)
     # One BLAS thread before RLIMIT_AS: OpenBLAS reserves memory per thread and

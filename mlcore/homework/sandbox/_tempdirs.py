@@ -10,6 +10,12 @@ one made in the moment before its ``try``. :func:`remove_dir` first makes
 every folder inside writable again (a notebook may ``chmod`` its own), without
 following a link out of the folder.
 
+A process killed outright (``SIGKILL``, out of memory) runs no ``finally``.
+A Dask worker grades inside :func:`made_under` its own local directory, so
+the folders a killed worker leaves are removed with that directory when the
+next worker starts in the same workspace (Dask purges the directories of
+dead workers).
+
 Examples
 --------
 >>> folder = make_dir("mlcore-example-")
@@ -27,17 +33,43 @@ import shutil
 import stat
 import tempfile
 import threading
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
-__all__ = ["make_dir", "remove_dir", "remove_all"]
+__all__ = ["make_dir", "made_under", "remove_dir", "remove_all"]
 
 _LIVE: set = set()
 _LOCK = threading.Lock()          # grading threads make and remove folders at once
+# Per thread (a context variable), not per process: a Dask worker may run in
+# the teacher's own process (processes=False), whose other folders stay in /tmp.
+_BASE: ContextVar = ContextVar("mlcore_homework_tempdir_base", default=None)
+
+
+@contextmanager
+def made_under(folder):
+    """Make this thread's :func:`make_dir` folders inside ``folder`` while the block runs.
+
+    Dask's ``_grade_task`` grades inside the worker's ``local_directory``:
+    should the worker be killed mid-run, its successor's workspace removes
+    that directory, and with it the submission's code and outputs.
+    """
+    token = _BASE.set(os.fspath(folder))
+    try:
+        yield
+    finally:
+        _BASE.reset(token)
+
+
+def base_dir() -> str | None:
+    """The folder :func:`make_dir` makes folders in now (None: the temporary folder)."""
+    return _BASE.get()
 
 
 def make_dir(prefix: str) -> Path:
-    """A new private folder in the temporary folder, removed by :func:`remove_all`."""
-    path = Path(tempfile.mkdtemp(prefix=prefix))
+    """A new private folder in the temporary folder (or :func:`made_under`'s folder),
+    removed by :func:`remove_all`."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir=_BASE.get()))
     with _LOCK:
         _LIVE.add(path)
     return path
