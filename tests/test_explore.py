@@ -256,5 +256,12 @@ def test_fold_figure_keys_equal_only_for_equal_frames():
     assert figure.render(**loo[0]) == figure.render(**loo[1])
     kfold = [dict(scheme="K-fold", n_samples=12, n_splits=k, shuffle=False) for k in (2, 5)]
     assert figure.frame_key(**kfold[0]) != figure.frame_key(**kfold[1])
-    # K beyond m draws an error frame, which keeps the previous class strip: no key.
-    assert figure.frame_key(scheme="K-fold", n_samples=6, n_splits=10, shuffle=False) is None
+    # K beyond m draws an error frame: the same picture whatever was drawn before it
+    # (it kept the previous frame's class strip), every sample unused (it showed "train").
+    error = dict(scheme="K-fold", n_samples=6, n_splits=10, shuffle=False)
+    assert figure.frame_key(**error) is not None
+    after = [figure.render(**before) and figure.render(**error)
+             for before in (kfold[0], dict(scheme="LOO", n_samples=40, n_splits=2))]
+    assert after[0] == after[1]
+    assert figure.image.get_array().tolist() == [[-1] * 6]
+    assert figure.classes.get_array().tolist() == [[1, 1, 0, 0, 0, 0]]

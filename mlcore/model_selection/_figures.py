@@ -90,20 +90,18 @@ class FoldAssignmentFigure(InteractiveFigure):
     def frame_key(self, scheme, n_samples, n_splits, shuffle):
         # Several schemes ignore K or the shuffle (LOO, hold-out, 5x2, ...):
         # equal grids and titles draw equal frames, so explore draws them once.
-        # An error frame keeps the class strip of the frame before it: no key.
         y, grid, title = self._state(scheme, n_samples, n_splits, shuffle)
-        return None if grid is None else (n_samples, y.tobytes(), grid.shape, grid.tobytes(),
-                                          title)
+        if grid is None:                # an error frame: an empty grid under the classes
+            return (n_samples, y.tobytes(), title)
+        return (n_samples, y.tobytes(), grid.shape, grid.tobytes(), title)
 
     def update(self, scheme, n_samples, n_splits, shuffle):
         y, grid, title = self._state(scheme, n_samples, n_splits, shuffle)
         self.title.set_text(title)
+        # An error frame (K > m): one row of unused samples (-1, not 0 = train),
+        # under this m's classes (a frame must not depend on the one before it).
         if grid is None:
-            self.image.set_data(np.zeros((1, n_samples)))
-            self.image.set_extent((-0.5, n_samples - 0.5, 0.5, -0.5))
-            self.ax.set_ylim(0.5, -0.5)
-            self.ax.set_xlim(-0.5, n_samples - 0.5)
-            return
+            grid = np.full((1, n_samples), -1)
         rows = len(grid)
         self.image.set_data(grid)
         self.image.set_extent((-0.5, n_samples - 0.5, rows - 0.5, -0.5))
