@@ -235,7 +235,8 @@ def test_lms_export_and_rewritten_grades_quote_would_be_formulas(tmp_path, spec)
         "Student,ID,SIS User ID,SIS Login ID,Section,Homework 1 (5501),Quiz\r\n"
         "    Points Possible,,,,,5.00,(read only)\r\n"
         '"=HYPERLINK(""http://evil"",""x"")",101,S1,a,A,,-\r\n'
-        "-2+3,102,S2,b,A,,@SUM(A1)\r\n", encoding="utf-8")
+        "-2+3,102,S2,b,A,,@SUM(A1)\r\n"
+        "'t Hooft,103,S3,c,A,,'=x\r\n", encoding="utf-8")
     pattern = r"(?P<student>[^_]+)_(?P<id>\d+)\.ipynb"
     files = [_touch(tmp_path, "=cmd_101.ipynb", DEADLINE + timedelta(hours=1)),
              _touch(tmp_path, "+x_102.ipynb", DEADLINE)]
@@ -252,15 +253,19 @@ def test_lms_export_and_rewritten_grades_quote_would_be_formulas(tmp_path, spec)
     fill_from_grades(tmp_path / "grades.csv", export, "Homework 1 (5501)", out)
     text = out.read_bytes().decode("utf-8")
     raw = list(csv.reader(io.StringIO(text, newline="")))
-    assert text.count("\r\n") == 4
-    assert [r[0] for r in raw[2:]] == ["'=HYPERLINK(\"http://evil\",\"x\")", "'-2+3"]
-    assert [(r[5], r[6]) for r in raw[2:]] == [("4.5", "-"), ("5", "'@SUM(A1)")]
-    # read back, every cell is the LMS's own again, the new grades included
-    back = [[csv_value(cell) for cell in row] for row in raw]
+    assert text.count("\r\n") == 5
+    assert [r[0] for r in raw[2:]] == ["'=HYPERLINK(\"http://evil\",\"x\")", "'-2+3",
+                                       "'t Hooft"]
+    assert [(r[5], r[6]) for r in raw[2:]] == [("4.5", "-"), ("5", "'@SUM(A1)"), ("", "'=x")]
+    # the LMS reads its cells as they are: a cell that starts with ' was copied as it
+    # was (it was doubled, a changed name on import); read back, the others are the
+    # LMS's own again, the new grades included
     given = list(csv.reader(io.StringIO(export.read_text(encoding="utf-8"), newline="")))
-    for row in given[2:]:
+    assert raw[4] == given[4]
+    back = [[csv_value(cell) for cell in row] for row in raw[:4]]
+    for row in given[2:4]:
         row[5] = {"101": "4.5", "102": "5"}[row[1]]
-    assert back == given
+    assert back == given[:4]
 
 
 @pytest.mark.parametrize("stop", ["reference", "class"])

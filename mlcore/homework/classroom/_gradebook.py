@@ -17,7 +17,8 @@ one (after a late penalty), else ``total``; an enrolled student with no
 submission (a ``missing`` row, from ``--roster-file``) gets 0.
 Every other cell is copied as it was, except that a cell a spreadsheet would
 take for a formula (a student's name ``=HYPERLINK(...)`` in the LMS) is
-quoted with ``'`` as in grades.csv (``_report.csv_lines``).
+quoted with ``'`` as in grades.csv (``_report.csv_lines``); a cell that
+already starts with ``'`` (a name such as ``'t Hooft``) is copied as it is.
 """
 
 from __future__ import annotations
@@ -83,8 +84,10 @@ def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
         row[target] = _number(wanted[found])
         seen.add(found)
         filled += 1
-    # the LMS's names are the students' own text: quoted like grades.csv's cells
-    _write_nofollow(Path(out), csv_lines(rows, "\r\n" if "\r\n" in text else "\n"))
+    # the LMS's names are the students' own text: quoted like grades.csv's cells,
+    # but a cell that starts with ' is the LMS's own text, not doubled for csv_value
+    _write_nofollow(Path(out), csv_lines(rows, "\r\n" if "\r\n" in text else "\n",
+                                         round_trip=False))
     return filled, sorted(set(wanted) - seen), ungraded
 
 

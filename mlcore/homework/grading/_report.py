@@ -40,21 +40,25 @@ FEEDBACK_STEM_BYTES = 120
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
-def csv_cell(value) -> str:
+def csv_cell(value, *, round_trip: bool = True) -> str:
     """A CSV cell a spreadsheet shows as text: ``'`` before a would-be formula.
 
-    Numbers stay numbers; a cell starting with ``'`` gets another, so that
-    :func:`csv_value` reads every cell back exactly.
+    Numbers stay numbers. With ``round_trip`` (the grader's own files), a
+    cell starting with ``'`` gets another, so that :func:`csv_value` reads
+    every cell back exactly; without it (a gradebook that goes back to the
+    LMS, which reads its cells as they are) such a cell is left as it is.
 
     Examples
     --------
     >>> [csv_cell(v) for v in ["=HYPERLINK(1)", "-1.5", "@x", "'q", "alice.ipynb", 2]]
     ["'=HYPERLINK(1)", '-1.5', "'@x", "''q", 'alice.ipynb', '2']
+    >>> csv_cell("'t Hooft", round_trip=False)
+    "'t Hooft"
     """
     text = "" if value is None else str(value)
+    starts = ("=", "+", "-", "@", "\t", "\r") + (("'",) if round_trip else ())
     # a lone "-" is no formula but the LMS's empty grade, which an import must read
-    if (text[:1] in ("=", "+", "-", "@", "\t", "\r", "'") and text != "-"
-            and not _NUMBER.fullmatch(text)):
+    if text[:1] in starts and text != "-" and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
 
@@ -375,8 +379,8 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
     return rows
 
 
-def csv_lines(rows, ending: str = "\r\n") -> str:
-    r"""CSV text of list rows, every cell through :func:`csv_cell`.
+def csv_lines(rows, ending: str = "\r\n", *, round_trip: bool = True) -> str:
+    r"""CSV text of list rows, every cell through :func:`csv_cell` (with ``round_trip``).
 
     Every CSV the grader writes (grades.csv, the LMS export it fills) goes
     through here, so that no cell a student chose (a file name, a name in
@@ -389,7 +393,7 @@ def csv_lines(rows, ending: str = "\r\n") -> str:
     """
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator=ending).writerows(
-        [csv_cell(cell) for cell in row] for row in rows)
+        [csv_cell(cell, round_trip=round_trip) for cell in row] for row in rows)
     return buffer.getvalue()
 
 
