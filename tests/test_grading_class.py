@@ -182,6 +182,46 @@ def _moodle_zip(path, when):
     return path
 
 
+def test_a_zip_or_folder_of_one_folder_is_read_as_that_folder(tmp_path):
+    """``zip -r hw1.zip hw1`` (Finder's "Compress" adds __MACOSX) holds the class in hw1/:
+    its notebooks were all skipped as "inside a folder that is not a Moodle student's"."""
+    import zipfile
+
+    from mlcore.homework.classroom._download import read_download
+    entries = {"hw1/": b"", "hw1/ada.ipynb": b"{}", "hw1/bo.ipynb": b"{}",
+               "hw1/drafts/bo.ipynb": b"{}", "__MACOSX/hw1/._ada.ipynb": b"fork"}
+    with zipfile.ZipFile(tmp_path / "hw1.zip", "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    found = read_download(tmp_path / "hw1.zip")
+    assert [name for name, _ in found.files] == ["ada.ipynb", "bo.ipynb"]
+    assert sorted(found.skipped) == [
+        ("__MACOSX/hw1/._ada.ipynb", "inside a folder that is not a Moodle student's folder"),
+        ("drafts/bo.ipynb", "inside a folder that is not a Moodle student's folder")]
+    # unzipped, the folder that holds it is read the same way
+    unzipped = tmp_path / "unzipped"
+    for name, data in entries.items():
+        if not name.startswith("__MACOSX") and not name.endswith("/"):
+            (unzipped / name).parent.mkdir(parents=True, exist_ok=True)
+            (unzipped / name).write_bytes(data)
+    found = read_download(unzipped)
+    assert [name for name, _ in found.files] == ["ada.ipynb", "bo.ipynb"]
+    assert found.skipped == [("drafts", "a folder")]
+    # Not unwrapped: a link to a folder, a Moodle student's folder (a class of one), or a
+    # folder beside anything else
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "hw1").symlink_to(unzipped / "hw1")
+    assert read_download(linked).skipped == [("hw1", "not a .ipynb file")]
+    moodle = tmp_path / "moodle"
+    (moodle / "Ada Okafor_501_assignsubmission_file_").mkdir(parents=True)
+    (moodle / "Ada Okafor_501_assignsubmission_file_" / "hw1.ipynb").write_bytes(b"{}")
+    found = read_download(moodle)
+    assert [n for n, _ in found.files] == ["Ada Okafor_501_assignsubmission_file_hw1.ipynb"]
+    (unzipped / "notes.txt").write_text("x")
+    assert read_download(unzipped).files == []
+
+
 def test_moodle_student_folders_and_zip_with_the_worksheets_times(tmp_path, spec):
     from mlcore.homework.classroom._download import read_download
     when = datetime(2024, 2, 1, 12, 0)        # a month late on this disk

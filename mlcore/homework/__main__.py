@@ -359,7 +359,8 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("grade", help="grade every .ipynb of a folder")
     p.add_argument("autograder", help="DIR/autograder/NN_name, written by assign")
     p.add_argument("submissions", help="folder of submitted .ipynb files, Moodle's "
-                                       "download (its student folders) or a .zip of either")
+                                       "download (its student folders) or a .zip of either "
+                                       "(one folder alone inside is read as the folder)")
     p.add_argument("--out", required=True, help="the CSV to write, e.g. grades.csv")
     p.add_argument("--feedback", help="folder of per-student feedback (default: next to --out, "
                                       "named <out>_feedback)")

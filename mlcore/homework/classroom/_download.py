@@ -212,6 +212,46 @@ def _zip_entries(path: Path):
         yield name, kind, lambda i=info: _zip_read(archive, i), mtime
 
 
+# Finder's "Compress" adds resource forks in a folder of this name beside the files.
+MACOS_FORKS = "__MACOSX"
+
+
+def _wrapper(tops: dict, ignore=()) -> str | None:
+    """The one folder that holds everything else (``zip -r hw1.zip hw1``), or None.
+
+    ``tops`` maps each top-level entry's name to whether it is a folder. The
+    only entry (those in ``ignore`` aside) must be a folder, and not a Moodle
+    student's (that is a class of one).
+    """
+    names = [name for name in tops if name not in ignore]
+    if len(names) == 1 and tops[names[0]] and not MOODLE_FOLDER.fullmatch(names[0]):
+        return names[0]
+    return None
+
+
+def _unwrapped_zip(entries: list) -> list:
+    """A zip's entries, those of its one wrapping folder as top-level ones.
+
+    macOS's ``__MACOSX`` beside it stays, and is listed as skipped.
+    """
+    tops = {}
+    for path, kind, *_ in entries:
+        top = path.partition("/")[0]
+        tops[top] = tops.get(top, False) or "/" in path or kind == "dir"
+    top = _wrapper(tops, ignore=(MACOS_FORKS,))
+    if top is None:
+        return entries
+    return [(path.removeprefix(top + "/"), *rest) for path, *rest in entries if path != top]
+
+
+def _unwrapped_folder(folder: Path) -> Path:
+    """A folder, or the one folder (not a link) that is all it holds."""
+    with os.scandir(folder) as scan:
+        tops = {entry.name: _kind(entry) == "dir" for entry in scan}
+    top = _wrapper(tops)
+    return folder / top if top is not None else folder
+
+
 def read_download(source) -> Download:
     """Read every submission of a folder or a zip; account for every other entry.
 
@@ -219,21 +259,35 @@ def read_download(source) -> Download:
     ----------
     source : path-like
         A folder of notebooks, Moodle's download (a student folder per
-        participant) or either as a ``.zip``.
+        participant) or either as a ``.zip``. A folder or zip that holds
+        only one folder (not a Moodle student's; in a zip, macOS's
+        ``__MACOSX`` beside it aside) is read as that folder: a teacher's
+        ``zip -r hw1.zip hw1`` of a folder of notebooks.
 
     Returns
     -------
     Download
+
+    Examples
+    --------
+    >>> import io, zipfile, tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "hw1.zip"
+    >>> with zipfile.ZipFile(path, "w") as archive:
+    ...     archive.writestr("hw1/ada.ipynb", "{}")
+    ...     archive.writestr("hw1/notes/old.ipynb", "{}")
+    >>> found = read_download(path)
+    >>> [name for name, _ in found.files], found.skipped
+    (['ada.ipynb'], [('notes/old.ipynb', "inside a folder that is not a Moodle student's folder")])
     """
     from ..grading import _path
     source = _path(source, "folder")
     if source.suffix.lower() == ".zip" and not source.is_symlink() and source.is_file():
-        entries = _zip_entries(source)
+        entries = _unwrapped_zip(list(_zip_entries(source)))
     elif source.is_symlink() or not source.is_dir():
         raise FileNotFoundError(f"SUBMISSIONS {str(source)!r} is not a folder or a .zip "
                                 "file (a symlink to one is refused).")
     else:
-        entries = _folder_entries(source)
+        entries = _folder_entries(_unwrapped_folder(source))
     found = Download()
     for path, kind, read, mtime in entries:
         (_nested if "/" in path else _top)(found, path, kind, read, mtime)
