@@ -308,6 +308,22 @@ def test_lms_export_and_rewritten_grades_quote_would_be_formulas(tmp_path, spec)
     assert back == given[:4]
 
 
+def test_gradebook_ids_go_back_as_the_lms_wrote_them(tmp_path):
+    """The LMS matches the import's rows by their ids: an id that looks like a formula
+    (a login '-ann', '@bo') is copied verbatim, while a name like it is still quoted."""
+    from mlcore.homework.classroom._gradebook import fill_gradebook
+    export = tmp_path / "moodle.csv"
+    export.write_text("First name,Last name,ID number,Username,Email address,Homework 1\n"
+                      "-ann,Ng,,-ann,ann@uni.edu,-\n"
+                      "Bo,=Li,@7,bo,+bo@uni.edu,-\n", encoding="utf-8")
+    out = tmp_path / "filled.csv"
+    assert fill_gradebook(export, "Homework 1", {"-ann": 4, "+bo@uni.edu": 3}, out) == (
+        2, [], [])
+    raw = list(csv.reader(out.open(encoding="utf-8", newline="")))
+    assert raw[1] == ["'-ann", "Ng", "", "-ann", "ann@uni.edu", "4"]
+    assert raw[2] == ["Bo", "'=Li", "@7", "bo", "+bo@uni.edu", "3"]
+
+
 @pytest.mark.parametrize("stop", ["reference", "class"])
 def test_a_stopped_run_leaves_no_temporary_folder(tmp_path, monkeypatch, stop):
     import tempfile

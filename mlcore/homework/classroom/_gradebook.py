@@ -18,7 +18,9 @@ submission (a ``missing`` row, from ``--roster-file``) gets 0.
 Every other cell is copied as it was, except that a cell a spreadsheet would
 take for a formula (a student's name ``=HYPERLINK(...)`` in the LMS) is
 quoted with ``'`` as in grades.csv (``_report.csv_lines``); a cell that
-already starts with ``'`` (a name such as ``'t Hooft``) is copied as it is.
+already starts with ``'`` (a name such as ``'t Hooft``) is copied as it is,
+and so is every cell of the id columns above (a login ``-ann``), which the
+LMS matches its students by when the file is imported.
 """
 
 from __future__ import annotations
@@ -85,9 +87,11 @@ def fill_gradebook(gradebook, column: str, totals: dict, out) -> tuple:
         seen.add(found)
         filled += 1
     # the LMS's names are the students' own text: quoted like grades.csv's cells,
-    # but a cell that starts with ' is the LMS's own text, not doubled for csv_value
+    # but a cell that starts with ' is the LMS's own text, not doubled for csv_value;
+    # the id columns go back as the LMS wrote them, since its import matches on them
+    # (a login '-ann' would match no one)
     _write_nofollow(Path(out), csv_lines(rows, "\r\n" if "\r\n" in text else "\n",
-                                         round_trip=False))
+                                         round_trip=False, as_is=set(keys)))
     return filled, sorted(set(wanted) - seen), ungraded
 
 

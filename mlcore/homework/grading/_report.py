@@ -379,21 +379,27 @@ def merge_manual_scores(grades_csv, manual_csv, spec: dict, out=None) -> list:
     return rows
 
 
-def csv_lines(rows, ending: str = "\r\n", *, round_trip: bool = True) -> str:
+def csv_lines(rows, ending: str = "\r\n", *, round_trip: bool = True,
+              as_is=()) -> str:
     r"""CSV text of list rows, every cell through :func:`csv_cell` (with ``round_trip``).
 
     Every CSV the grader writes (grades.csv, the LMS export it fills) goes
     through here, so that no cell a student chose (a file name, a name in
-    the LMS) reaches a spreadsheet as a formula.
+    the LMS) reaches a spreadsheet as a formula. The cells of the columns
+    numbered in ``as_is`` are written as they are: the ids an LMS matches
+    its students by on import, which a ``'`` would change.
 
     Examples
     --------
     >>> csv_lines([["Student", "Grade"], ["=HYPERLINK(1)", "-2"]], "\n")
     "Student,Grade\n'=HYPERLINK(1),-2\n"
+    >>> csv_lines([["Login", "Name"], ["-ann", "-ann"]], "\n", as_is={0})
+    "Login,Name\n-ann,'-ann\n"
     """
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator=ending).writerows(
-        [csv_cell(cell, round_trip=round_trip) for cell in row] for row in rows)
+        [cell if i in as_is else csv_cell(cell, round_trip=round_trip)
+         for i, cell in enumerate(row)] for row in rows)
     return buffer.getvalue()
 
 
