@@ -158,7 +158,8 @@ def read_bibliography(path) -> dict[str, str]:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> bib = pathlib.Path(tempfile.mkdtemp()) / "r.bib"
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> bib = pathlib.Path(folder.name) / "r.bib"
     >>> _ = bib.write_text("@book{hastie2009,\\n author = {Hastie, Trevor and Tibshirani, "
     ...                    "Robert and Friedman, Jerome},\\n year = {2009}}\\n")
     >>> read_bibliography(bib)
@@ -168,6 +169,7 @@ def read_bibliography(path) -> dict[str, str]:
     ...                    " year = {1995}}\\n")
     >>> read_bibliography(bib)
     {'h1995': 'Höffgen et al. 1995'}
+    >>> folder.cleanup()
     >>> _unaccent("Dem{\\\\v{s}}ar and V{\\\\'\\\\i}tor")
     'Demšar and Vítor'
     """

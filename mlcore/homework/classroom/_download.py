@@ -271,13 +271,15 @@ def read_download(source) -> Download:
     Examples
     --------
     >>> import io, zipfile, tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "hw1.zip"
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(folder.name) / "hw1.zip"
     >>> with zipfile.ZipFile(path, "w") as archive:
     ...     archive.writestr("hw1/ada.ipynb", "{}")
     ...     archive.writestr("hw1/notes/old.ipynb", "{}")
     >>> found = read_download(path)
     >>> [name for name, _ in found.files], found.skipped
     (['ada.ipynb'], [('notes/old.ipynb', "inside a folder that is not a Moodle student's folder")])
+    >>> folder.cleanup()
     """
     from ..grading import _path
     source = _path(source, "folder")
